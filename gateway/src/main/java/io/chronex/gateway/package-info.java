@@ -1,0 +1,2 @@
+/** The gateway process. Placeholder until its issue is built. */
+package io.chronex.gateway;

@@ -1,0 +1,2 @@
+/** The monitor process. Placeholder until its issue is built. */
+package io.chronex.monitor;
