@@ -1,37 +1,948 @@
 package io.chronex.engine;
 
+import io.chronex.engine.api.AccountSpec;
+import io.chronex.engine.api.Cancel;
+import io.chronex.engine.api.CancelReason;
 import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
 import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.Fill;
+import io.chronex.engine.api.LevelChange;
+import io.chronex.engine.api.OrderStatus;
+import io.chronex.engine.api.OrderType;
+import io.chronex.engine.api.RejectReason;
 import io.chronex.engine.api.Result;
+import io.chronex.engine.api.RiskCheck;
+import io.chronex.engine.api.SelfTradePrevention;
 import io.chronex.engine.api.Side;
+import io.chronex.engine.api.SymbolSpec;
+import io.chronex.engine.api.TimeInForce;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
 
-/** STUB while the real engine is written: the public API only. */
+import java.util.Arrays;
+import java.util.Comparator;
+
+import static io.chronex.engine.api.Command.MAX_PRICE;
+import static io.chronex.engine.api.Command.MAX_QUANTITY;
+
+/**
+ * The exchange's state machine: applies one command at a time and describes everything it did in a
+ * {@link Result}. Deterministic (no clock, no randomness, no hash-order iteration), single-threaded,
+ * and allocation-free in steady state: orders and levels are pooled, results are reused.
+ * The rules are in docs/engine.md; this file follows them top to bottom.
+ */
 public final class MatchingEngine {
     /** Returned by bestBid/bestAsk when that side is empty. */
     public static final long NO_PRICE = 0;
 
+    private final int riskChecks;
+    private final boolean createAccountsOnFirstUse;
+    private final AccountSpec defaultAccount;
+
+    /** Sorted by symbol id: END_OF_DAY for all symbols walks them in this order. */
+    private final OrderBook[] books;
+    private final Int2ObjectHashMap<OrderBook> bookBySymbol = new Int2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Account> accounts = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Order> ordersById = new Long2ObjectHashMap<>(1 << 14, 0.5f);
+
+    private long commandCount;
+    private long lastOrderId;
+    private long lastTradeId;
+
+    private Order freeOrders;
+    private PriceLevel freeLevels;
+
+    /** The result being filled by the command in hand. */
+    private Result result = new Result();
+
     public MatchingEngine(final EngineConfig config) {
-        throw new UnsupportedOperationException("not yet");
+        this.riskChecks = config.riskChecks();
+        this.createAccountsOnFirstUse = config.createAccountsOnFirstUse();
+        this.defaultAccount = config.defaultAccount();
+        this.books = new OrderBook[config.symbols().size()];
+        for (int i = 0; i < books.length; i++) {
+            final SymbolSpec spec = config.symbols().get(i);
+            final OrderBook book = new OrderBook(spec);
+            if (bookBySymbol.put(spec.id(), book) != null) {
+                throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
+            }
+            books[i] = book;
+        }
+        Arrays.sort(books, Comparator.comparingInt(book -> book.symbol));
+        for (final AccountSpec spec : config.accounts()) {
+            if (accounts.put(spec.id(), new Account(spec.id(), spec)) != null) {
+                throw new IllegalArgumentException("account " + spec.id() + " configured twice");
+            }
+        }
     }
 
-    /** Applies one command; fills result (reset first) with everything it did. */
+    /** Applies one command; resets result and fills it with everything the command did. */
     public void apply(final Command command, final Result result) {
-        throw new UnsupportedOperationException("not yet");
+        commandCount++;
+        this.result = result;
+        result.reset(command.type);
+        if (command.type == null) {
+            reject(command, RejectReason.UNKNOWN_COMMAND);
+            return;
+        }
+        switch (command.type) {
+            case NEW_ORDER -> newOrder(command);
+            case CANCEL -> cancel(command);
+            case REPLACE -> replace(command);
+            case REDUCE -> reduce(command);
+            case MOVE -> move(command);
+            case MASS_CANCEL -> massCancel(command);
+            case HALT, RESUME -> haltOrResume(command);
+            case KILL_SWITCH_ON, KILL_SWITCH_OFF -> killSwitch(command);
+            case END_OF_DAY -> endOfDay(command);
+            case SET_REFERENCE_PRICE -> setReferencePrice(command);
+            case SET_ACCOUNT_LIMITS -> setAccountLimits(command);
+            default -> reject(command, RejectReason.UNKNOWN_COMMAND);
+        }
     }
 
-    public long bestBid(final int symbol) { throw new UnsupportedOperationException(); }
-    public long bestAsk(final int symbol) { throw new UnsupportedOperationException(); }
+    // ---------------------------------------------------------------- new orders
+
+    private void newOrder(final Command c) {
+        final OrderBook book = bookBySymbol.get(c.symbol);
+        if (book == null) {
+            reject(c, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        Account account = accounts.get(c.account);
+        if (account == null) {
+            if (!createAccountsOnFirstUse) {
+                reject(c, RejectReason.UNKNOWN_ACCOUNT);
+                return;
+            }
+            account = new Account(c.account, defaultAccount);
+            accounts.put(c.account, account);
+        }
+        final TimeInForce tif = c.timeInForce;
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = tif == TimeInForce.FOK_BUDGET;
+        if (c.side == null || c.orderType == null || tif == null || c.clientOrderId == 0
+            || (c.postOnly && (market || tif == TimeInForce.IOC || tif == TimeInForce.FOK || budget))
+            || (market && budget)) {
+            reject(c, RejectReason.INVALID_ORDER);
+            return;
+        }
+        final long quantity = c.quantity;
+        final long price = c.price;
+        final RejectReason reason;
+        if (quantity < 1 || quantity > MAX_QUANTITY) {
+            reason = RejectReason.INVALID_QUANTITY;
+        } else if (!market && (price < 1 || price > MAX_PRICE)) {
+            reason = RejectReason.INVALID_PRICE;
+        } else if (account.liveByClientOrderId.containsKey(c.clientOrderId)) {
+            reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        } else if (isOn(RiskCheck.HALT) && book.halted) {
+            reason = RejectReason.SYMBOL_HALTED;
+        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+            reason = RejectReason.KILL_SWITCH_ACTIVE;
+        } else if (isOn(RiskCheck.TICK_AND_LOT) && quantity % book.lotSize != 0) {
+            reason = RejectReason.QUANTITY_NOT_ON_LOT;
+        } else if (isOn(RiskCheck.TICK_AND_LOT) && !market && !budget && price % book.tickSize != 0) {
+            reason = RejectReason.PRICE_NOT_ON_TICK;
+        } else if (isOn(RiskCheck.PRICE_BAND) && !market && !budget && outsideBand(book, price)) {
+            reason = RejectReason.PRICE_OUTSIDE_BAND;
+        } else if (isOn(RiskCheck.MAX_ORDER_QUANTITY) && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+            reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0 && !market
+            && (budget ? price : multiplySaturated(price, quantity)) > account.maxOrderNotional) {
+            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        } else if (isOn(RiskCheck.MAX_OPEN_ORDERS) && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
+            reason = RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
+        } else if (c.postOnly && wouldCross(book, c.side, price)) {
+            reason = RejectReason.POST_ONLY_WOULD_TAKE;
+        } else {
+            reason = RejectReason.NONE;
+        }
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            return;
+        }
+
+        final Order order = allocateOrder();
+        order.orderId = ++lastOrderId;
+        order.clientOrderId = c.clientOrderId;
+        order.price = price;
+        order.quantity = quantity;
+        order.leaves = quantity;
+        order.cumulative = 0;
+        order.side = c.side;
+        order.timeInForce = tif;
+        order.postOnly = c.postOnly;
+        order.account = account;
+        order.book = book;
+
+        final Result r = result;
+        r.orderType = c.orderType;
+        if ((tif == TimeInForce.FOK && !canFillCompletely(book, order, !market, price))
+            || (budget && !fitsBudget(book, order, price))) {
+            cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
+            describeOrder(order, OrderStatus.CANCELLED);
+            releaseOrder(order);
+            return;
+        }
+
+        final boolean stoppedBySelfTrade = match(book, order, !market && !budget, price);
+        final OrderStatus status;
+        boolean rests = false;
+        if (order.leaves == 0) {
+            status = OrderStatus.FILLED;
+        } else if (stoppedBySelfTrade) {
+            cancelRemainder(order, CancelReason.SELF_TRADE_PREVENTION);
+            status = OrderStatus.CANCELLED;
+        } else if (!market && (tif == TimeInForce.GTC || tif == TimeInForce.DAY)) {
+            rests = true;
+            status = order.cumulative == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+        } else {
+            cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
+            status = OrderStatus.CANCELLED;
+        }
+        if (rests) {
+            rest(book, order);
+            account.add(order);
+            ordersById.put(order.orderId, order);
+        }
+        describeOrder(order, status);
+        if (!rests) {
+            releaseOrder(order);
+        }
+    }
+
+    /**
+     * Trades the taker against the opposite side, best level first, oldest order first, at each
+     * maker's price, until the taker is done, the book runs out or passes the limit, or self-trade
+     * prevention stops it. Returns true when self-trade prevention stopped it.
+     */
+    private boolean match(final OrderBook book, final Order taker, final boolean limited, final long limit) {
+        final BookSide opposite = book.side(taker.side.opposite());
+        final boolean buy = taker.side == Side.BUY;
+        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
+        final Result r = result;
+        while (taker.leaves > 0) {
+            final PriceLevel level = opposite.best();
+            if (level == null || (limited && (buy ? level.price > limit : level.price < limit))) {
+                break;
+            }
+            final Order maker = level.head;
+            if (stp != SelfTradePrevention.OFF && maker.account == taker.account) {
+                if (stp == SelfTradePrevention.CANCEL_INCOMING) {
+                    return true;
+                }
+                cancelResting(maker, CancelReason.SELF_TRADE_PREVENTION);
+                if (stp == SelfTradePrevention.CANCEL_BOTH) {
+                    return true;
+                }
+                continue;
+            }
+            final long quantity = Math.min(taker.leaves, maker.leaves);
+            final long price = level.price;
+            taker.leaves -= quantity;
+            taker.cumulative += quantity;
+            maker.leaves -= quantity;
+            maker.cumulative += quantity;
+            level.quantity -= quantity;
+            book.referencePrice = price;
+
+            final Fill fill = r.addFill();
+            fill.tradeId = ++lastTradeId;
+            fill.price = price;
+            fill.quantity = quantity;
+            fill.takerOrderId = taker.orderId;
+            fill.takerAccount = taker.account.id;
+            fill.takerClientOrderId = taker.clientOrderId;
+            fill.takerSide = taker.side;
+            fill.takerLeavesQuantity = taker.leaves;
+            fill.takerCumulativeQuantity = taker.cumulative;
+            fill.makerOrderId = maker.orderId;
+            fill.makerAccount = maker.account.id;
+            fill.makerClientOrderId = maker.clientOrderId;
+            fill.makerLeavesQuantity = maker.leaves;
+            fill.makerCumulativeQuantity = maker.cumulative;
+
+            if (maker.leaves == 0) {
+                unlinkFromLevel(maker);
+                retire(maker);
+                releaseOrder(maker);
+            } else {
+                recordLevel(book, level);
+            }
+        }
+        return false;
+    }
+
+    /** FOK: would matching now fill the whole order? Walks the book without changing it. */
+    private boolean canFillCompletely(final OrderBook book, final Order taker, final boolean limited, final long limit) {
+        final BookSide opposite = book.side(taker.side.opposite());
+        final boolean buy = taker.side == Side.BUY;
+        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
+        long available = 0;
+        for (int depth = 0; depth < opposite.count(); depth++) {
+            final PriceLevel level = opposite.atDepth(depth);
+            if (limited && (buy ? level.price > limit : level.price < limit)) {
+                return false;
+            }
+            if (stp == SelfTradePrevention.OFF) {
+                available += level.quantity;
+                if (available >= taker.leaves) {
+                    return true;
+                }
+                continue;
+            }
+            for (Order maker = level.head; maker != null; maker = maker.next) {
+                if (maker.account == taker.account) {
+                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
+                        continue;
+                    }
+                    return false;
+                }
+                available += maker.leaves;
+                if (available >= taker.leaves) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** FOK_BUDGET: is the whole quantity there, and does its total cost respect the budget? */
+    private boolean fitsBudget(final OrderBook book, final Order taker, final long budget) {
+        final BookSide opposite = book.side(taker.side.opposite());
+        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
+        long needed = taker.leaves;
+        long cost = 0;
+        walk:
+        for (int depth = 0; depth < opposite.count() && needed > 0; depth++) {
+            final PriceLevel level = opposite.atDepth(depth);
+            if (stp == SelfTradePrevention.OFF) {
+                final long taken = Math.min(needed, level.quantity);
+                cost = addSaturated(cost, multiplySaturated(taken, level.price));
+                needed -= taken;
+                continue;
+            }
+            for (Order maker = level.head; maker != null && needed > 0; maker = maker.next) {
+                if (maker.account == taker.account) {
+                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
+                        continue;
+                    }
+                    break walk;
+                }
+                final long taken = Math.min(needed, maker.leaves);
+                cost = addSaturated(cost, multiplySaturated(taken, level.price));
+                needed -= taken;
+            }
+        }
+        return needed == 0 && (taker.side == Side.BUY ? cost <= budget : cost >= budget);
+    }
+
+    // ---------------------------------------------------------------- commands on live orders
+
+    private void cancel(final Command c) {
+        final Order order = findOrder(c);
+        if (order == null) {
+            reject(c, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        result.orderType = OrderType.LIMIT;
+        cancelResting(order, CancelReason.CLIENT_CANCEL, OrderStatus.CANCELLED);
+    }
+
+    private void reduce(final Command c) {
+        final Order order = findOrder(c);
+        if (order == null) {
+            reject(c, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        if (c.quantity < 1 || c.quantity > MAX_QUANTITY) {
+            reject(c, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        result.orderType = OrderType.LIMIT;
+        final long by = Math.min(c.quantity, order.leaves);
+        if (by == order.leaves) {
+            cancelResting(order, CancelReason.REDUCE, OrderStatus.CANCELLED);
+            return;
+        }
+        final PriceLevel level = order.level;
+        order.leaves -= by;
+        order.quantity -= by;
+        level.quantity -= by;
+        recordLevel(order.book, level);
+        addCancel(order, by, CancelReason.REDUCE);
+        describeOrder(order, restingStatus(order));
+    }
+
+    private void move(final Command c) {
+        final Order order = findOrder(c);
+        if (order == null) {
+            reject(c, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        final OrderBook book = order.book;
+        final Account account = order.account;
+        final long price = c.price;
+        final RejectReason reason;
+        if (price < 1 || price > MAX_PRICE) {
+            reason = RejectReason.INVALID_PRICE;
+        } else if (isOn(RiskCheck.HALT) && book.halted) {
+            reason = RejectReason.SYMBOL_HALTED;
+        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+            reason = RejectReason.KILL_SWITCH_ACTIVE;
+        } else if (isOn(RiskCheck.TICK_AND_LOT) && price % book.tickSize != 0) {
+            reason = RejectReason.PRICE_NOT_ON_TICK;
+        } else if (isOn(RiskCheck.PRICE_BAND) && outsideBand(book, price)) {
+            reason = RejectReason.PRICE_OUTSIDE_BAND;
+        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0
+            && multiplySaturated(price, order.quantity) > account.maxOrderNotional) {
+            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        } else if (order.postOnly && wouldCross(book, order.side, price)) {
+            reason = RejectReason.POST_ONLY_WOULD_TAKE;
+        } else {
+            reason = RejectReason.NONE;
+        }
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            return;
+        }
+        result.orderType = OrderType.LIMIT;
+        unlinkFromLevel(order);
+        order.price = price;
+        rematch(book, order);
+    }
+
+    private void replace(final Command c) {
+        final Order order = findOrder(c);
+        if (order == null) {
+            reject(c, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        final OrderBook book = order.book;
+        final Account account = order.account;
+        final long price = c.price;
+        final long quantity = c.quantity;
+        final long newClientOrderId = c.newClientOrderId;
+        final boolean renamed = newClientOrderId != 0 && newClientOrderId != order.clientOrderId;
+        final RejectReason reason;
+        if (quantity < 1 || quantity > MAX_QUANTITY) {
+            reason = RejectReason.INVALID_QUANTITY;
+        } else if (price < 1 || price > MAX_PRICE) {
+            reason = RejectReason.INVALID_PRICE;
+        } else if (renamed && account.liveByClientOrderId.containsKey(newClientOrderId)) {
+            reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        } else if (isOn(RiskCheck.HALT) && book.halted) {
+            reason = RejectReason.SYMBOL_HALTED;
+        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+            reason = RejectReason.KILL_SWITCH_ACTIVE;
+        } else if (isOn(RiskCheck.TICK_AND_LOT) && quantity % book.lotSize != 0) {
+            reason = RejectReason.QUANTITY_NOT_ON_LOT;
+        } else if (isOn(RiskCheck.TICK_AND_LOT) && price % book.tickSize != 0) {
+            reason = RejectReason.PRICE_NOT_ON_TICK;
+        } else if (isOn(RiskCheck.PRICE_BAND) && outsideBand(book, price)) {
+            reason = RejectReason.PRICE_OUTSIDE_BAND;
+        } else if (isOn(RiskCheck.MAX_ORDER_QUANTITY) && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+            reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0
+            && multiplySaturated(price, quantity) > account.maxOrderNotional) {
+            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        } else if (quantity <= order.cumulative) {
+            reason = RejectReason.QUANTITY_NOT_ABOVE_FILLED;
+        } else if (order.postOnly && wouldCross(book, order.side, price)) {
+            reason = RejectReason.POST_ONLY_WOULD_TAKE;
+        } else {
+            reason = RejectReason.NONE;
+        }
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            return;
+        }
+        result.orderType = OrderType.LIMIT;
+        if (renamed) {
+            account.liveByClientOrderId.remove(order.clientOrderId);
+            order.clientOrderId = newClientOrderId;
+            account.liveByClientOrderId.put(newClientOrderId, order);
+        }
+        if (price == order.price && quantity <= order.quantity) {
+            // A smaller order at the same price keeps its place in the queue.
+            final long by = order.quantity - quantity;
+            order.quantity = quantity;
+            order.leaves -= by;
+            order.level.quantity -= by;
+            recordLevel(book, order.level);
+            describeOrder(order, restingStatus(order));
+            return;
+        }
+        unlinkFromLevel(order);
+        order.price = price;
+        order.quantity = quantity;
+        order.leaves = quantity - order.cumulative;
+        rematch(book, order);
+    }
+
+    /** MOVE and priority-losing REPLACE: the order, already off its level, trades what crosses and rests at the back. */
+    private void rematch(final OrderBook book, final Order order) {
+        final boolean stoppedBySelfTrade = match(book, order, true, order.price);
+        if (order.leaves == 0) {
+            retire(order);
+            describeOrder(order, OrderStatus.FILLED);
+            releaseOrder(order);
+        } else if (stoppedBySelfTrade) {
+            cancelRemainder(order, CancelReason.SELF_TRADE_PREVENTION);
+            retire(order);
+            describeOrder(order, OrderStatus.CANCELLED);
+            releaseOrder(order);
+        } else {
+            rest(book, order);
+            describeOrder(order, restingStatus(order));
+        }
+    }
+
+    private Order findOrder(final Command c) {
+        final Account account = accounts.get(c.account);
+        if (account == null) {
+            return null;
+        }
+        if (c.orderId != 0) {
+            final Order order = ordersById.get(c.orderId);
+            return order != null && order.account == account ? order : null;
+        }
+        return account.liveByClientOrderId.get(c.clientOrderId);
+    }
+
+    // ---------------------------------------------------------------- commands on many orders
+
+    private void massCancel(final Command c) {
+        final Account account = accounts.get(c.account);
+        if (account == null) {
+            reject(c, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        if (c.symbol != Command.ALL_SYMBOLS && bookBySymbol.get(c.symbol) == null) {
+            reject(c, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        result.affectedOrders = cancelAccountOrders(account, c.symbol, CancelReason.MASS_CANCEL);
+        describeCommand(c);
+    }
+
+    private void killSwitch(final Command c) {
+        final Account account = accounts.get(c.account);
+        if (account == null) {
+            reject(c, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        if (c.type == CommandType.KILL_SWITCH_ON) {
+            account.killSwitch = true;
+            result.affectedOrders = cancelAccountOrders(account, Command.ALL_SYMBOLS, CancelReason.KILL_SWITCH);
+        } else {
+            account.killSwitch = false;
+        }
+        describeCommand(c);
+    }
+
+    private int cancelAccountOrders(final Account account, final int symbol, final CancelReason reason) {
+        int cancelled = 0;
+        Order order = account.head;
+        while (order != null) {
+            final Order next = order.accountNext;
+            if (symbol == Command.ALL_SYMBOLS || order.book.symbol == symbol) {
+                cancelResting(order, reason);
+                cancelled++;
+            }
+            order = next;
+        }
+        return cancelled;
+    }
+
+    private void endOfDay(final Command c) {
+        if (c.symbol != Command.ALL_SYMBOLS && bookBySymbol.get(c.symbol) == null) {
+            reject(c, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        int expired = 0;
+        for (final OrderBook book : books) {
+            if (c.symbol == Command.ALL_SYMBOLS || book.symbol == c.symbol) {
+                expired += expireDayOrders(book.bids);
+                expired += expireDayOrders(book.asks);
+            }
+        }
+        result.affectedOrders = expired;
+        describeCommand(c);
+    }
+
+    private int expireDayOrders(final BookSide side) {
+        int expired = 0;
+        // Best level first; removing level i only shifts the (already visited) better levels.
+        for (int index = side.count() - 1; index >= 0; index--) {
+            Order order = side.atIndex(index).head;
+            while (order != null) {
+                final Order next = order.next;
+                if (order.timeInForce == TimeInForce.DAY) {
+                    cancelResting(order, CancelReason.END_OF_DAY);
+                    expired++;
+                }
+                order = next;
+            }
+        }
+        return expired;
+    }
+
+    // ---------------------------------------------------------------- admin commands
+
+    private void haltOrResume(final Command c) {
+        final OrderBook book = bookBySymbol.get(c.symbol);
+        if (book == null) {
+            reject(c, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        book.halted = c.type == CommandType.HALT;
+        describeCommand(c);
+    }
+
+    private void setReferencePrice(final Command c) {
+        final OrderBook book = bookBySymbol.get(c.symbol);
+        if (book == null) {
+            reject(c, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        if (c.price < 1 || c.price > MAX_PRICE) {
+            reject(c, RejectReason.INVALID_PRICE);
+            return;
+        }
+        book.referencePrice = c.price;
+        describeCommand(c);
+    }
+
+    private void setAccountLimits(final Command c) {
+        if (c.maxOrderQuantity < 0 || c.maxOrderNotional < 0 || c.maxOpenOrders < 0) {
+            reject(c, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        if (c.selfTradePrevention == null) {
+            reject(c, RejectReason.INVALID_ORDER);
+            return;
+        }
+        final Account account = accounts.get(c.account);
+        if (account == null) {
+            accounts.put(c.account, new Account(c.account, new AccountSpec(c.account, c.maxOrderQuantity,
+                c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention)));
+        } else {
+            account.setLimits(c.maxOrderQuantity, c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention);
+        }
+        describeCommand(c);
+    }
+
+    // ---------------------------------------------------------------- book keeping
+
+    private void rest(final OrderBook book, final Order order) {
+        recordLevel(book, appendToLevel(book, order));
+    }
+
+    private PriceLevel appendToLevel(final OrderBook book, final Order order) {
+        final BookSide side = book.side(order.side);
+        PriceLevel level = side.find(order.price);
+        if (level == null) {
+            level = allocateLevel(order.price, order.side);
+            side.insert(level);
+        }
+        level.append(order);
+        return level;
+    }
+
+    /** Takes a resting order off its level, dropping the level when it empties. */
+    private void unlinkFromLevel(final Order order) {
+        final PriceLevel level = order.level;
+        level.unlink(order);
+        recordLevel(order.book, level);
+        if (level.orderCount == 0) {
+            order.book.side(level.side).remove(level);
+            releaseLevel(level);
+        }
+    }
+
+    /** The order is no longer live: forget it in its account and the id index. */
+    private void retire(final Order order) {
+        order.account.remove(order);
+        ordersById.remove(order.orderId);
+    }
+
+    /** Removes a resting order without trading, recording why. */
+    private void cancelResting(final Order order, final CancelReason reason) {
+        final long leaves = order.leaves;
+        unlinkFromLevel(order);
+        order.leaves = 0;
+        addCancel(order, leaves, reason);
+        retire(order);
+        releaseOrder(order);
+    }
+
+    /** As above, for the order a command is about: describes it before it goes back to the pool. */
+    private void cancelResting(final Order order, final CancelReason reason, final OrderStatus status) {
+        final long leaves = order.leaves;
+        unlinkFromLevel(order);
+        order.leaves = 0;
+        addCancel(order, leaves, reason);
+        retire(order);
+        describeOrder(order, status);
+        releaseOrder(order);
+    }
+
+    private void recordLevel(final OrderBook book, final PriceLevel level) {
+        final LevelChange change = result.levelChange(book.symbol, level.side, level.price);
+        change.quantity = level.quantity;
+        change.orderCount = level.orderCount;
+    }
+
+    /** The order's leaves go to zero without trading. */
+    private void cancelRemainder(final Order order, final CancelReason reason) {
+        final long leaves = order.leaves;
+        order.leaves = 0;
+        addCancel(order, leaves, reason);
+    }
+
+    /** Records quantity taken off an order; its leaves must already be what is left. */
+    private void addCancel(final Order order, final long quantity, final CancelReason reason) {
+        final Cancel cancel = result.addCancel();
+        cancel.orderId = order.orderId;
+        cancel.account = order.account.id;
+        cancel.clientOrderId = order.clientOrderId;
+        cancel.symbol = order.book.symbol;
+        cancel.side = order.side;
+        cancel.price = order.price;
+        cancel.quantity = quantity;
+        cancel.leavesQuantity = order.leaves;
+        cancel.cumulativeQuantity = order.cumulative;
+        cancel.reason = reason;
+    }
+
+    private static OrderStatus restingStatus(final Order order) {
+        return order.cumulative == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+    }
+
+    private void describeOrder(final Order order, final OrderStatus status) {
+        final Result r = result;
+        r.orderId = order.orderId;
+        r.account = order.account.id;
+        r.clientOrderId = order.clientOrderId;
+        r.symbol = order.book.symbol;
+        r.side = order.side;
+        r.timeInForce = order.timeInForce;
+        r.price = order.price;
+        r.leavesQuantity = order.leaves;
+        r.cumulativeQuantity = order.cumulative;
+        r.quantity = order.cumulative + order.leaves;
+        r.orderStatus = status;
+    }
+
+    private void describeCommand(final Command c) {
+        final Result r = result;
+        r.account = c.account;
+        r.symbol = c.symbol;
+        r.price = c.type == CommandType.SET_REFERENCE_PRICE ? c.price : 0;
+        r.orderStatus = OrderStatus.NONE;
+    }
+
+    private void reject(final Command c, final RejectReason reason) {
+        final Result r = result;
+        r.rejectReason = reason;
+        r.orderId = c.orderId;
+        r.account = c.account;
+        r.clientOrderId = c.clientOrderId;
+        r.symbol = c.symbol;
+        r.side = c.side;
+        r.orderType = c.orderType;
+        r.timeInForce = c.timeInForce;
+        r.price = c.price;
+        r.quantity = c.quantity;
+        r.leavesQuantity = 0;
+        r.cumulativeQuantity = 0;
+        r.orderStatus = OrderStatus.REJECTED;
+    }
+
+    // ---------------------------------------------------------------- rules as functions
+
+    private boolean isOn(final RiskCheck check) {
+        return (riskChecks & (1 << check.ordinal())) != 0;
+    }
+
+    private static boolean wouldCross(final OrderBook book, final Side side, final long price) {
+        final PriceLevel best = book.side(side.opposite()).best();
+        return best != null && (side == Side.BUY ? price >= best.price : price <= best.price);
+    }
+
+    private static boolean outsideBand(final OrderBook book, final long price) {
+        final long reference = book.referencePrice;
+        if (book.priceBandBasisPoints == 0 || reference == 0) {
+            return false;
+        }
+        final long distance = Math.abs(price - reference);
+        return multiplySaturated(distance, 10_000) > multiplySaturated(reference, book.priceBandBasisPoints);
+    }
+
+    /** a x b for non-negative operands, Long.MAX_VALUE if it would overflow. */
+    static long multiplySaturated(final long a, final long b) {
+        final long high = Math.multiplyHigh(a, b);
+        final long low = a * b;
+        return high != 0 || low < 0 ? Long.MAX_VALUE : low;
+    }
+
+    private static long addSaturated(final long a, final long b) {
+        final long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    // ---------------------------------------------------------------- pools
+
+    private Order allocateOrder() {
+        final Order order = freeOrders;
+        if (order == null) {
+            return new Order();
+        }
+        freeOrders = order.next;
+        order.next = null;
+        return order;
+    }
+
+    private void releaseOrder(final Order order) {
+        order.clear();
+        order.next = freeOrders;
+        freeOrders = order;
+    }
+
+    private PriceLevel allocateLevel(final long price, final Side side) {
+        PriceLevel level = freeLevels;
+        if (level == null) {
+            level = new PriceLevel();
+        } else {
+            freeLevels = level.nextFree;
+            level.nextFree = null;
+        }
+        level.price = price;
+        level.side = side;
+        level.quantity = 0;
+        level.orderCount = 0;
+        level.head = null;
+        level.tail = null;
+        return level;
+    }
+
+    private void releaseLevel(final PriceLevel level) {
+        level.head = null;
+        level.tail = null;
+        level.nextFree = freeLevels;
+        freeLevels = level;
+    }
+
+    // ---------------------------------------------------------------- queries, snapshots
+
+    private OrderBook book(final int symbol) {
+        final OrderBook book = bookBySymbol.get(symbol);
+        if (book == null) {
+            throw new IllegalArgumentException("unknown symbol " + symbol);
+        }
+        return book;
+    }
+
+    public long bestBid(final int symbol) {
+        final PriceLevel best = book(symbol).bids.best();
+        return best == null ? NO_PRICE : best.price;
+    }
+
+    public long bestAsk(final int symbol) {
+        final PriceLevel best = book(symbol).asks.best();
+        return best == null ? NO_PRICE : best.price;
+    }
+
     /** Number of price levels on one side of a symbol's book. */
-    public int levelCount(final int symbol, final Side side) { throw new UnsupportedOperationException(); }
+    public int levelCount(final int symbol, final Side side) {
+        return book(symbol).side(side).count();
+    }
+
     /** Price of the level at depth (0 = best). */
-    public long levelPrice(final int symbol, final Side side, final int depth) { throw new UnsupportedOperationException(); }
-    public long levelQuantity(final int symbol, final Side side, final int depth) { throw new UnsupportedOperationException(); }
-    public int levelOrderCount(final int symbol, final Side side, final int depth) { throw new UnsupportedOperationException(); }
+    public long levelPrice(final int symbol, final Side side, final int depth) {
+        return book(symbol).side(side).atDepth(depth).price;
+    }
+
+    public long levelQuantity(final int symbol, final Side side, final int depth) {
+        return book(symbol).side(side).atDepth(depth).quantity;
+    }
+
+    public int levelOrderCount(final int symbol, final Side side, final int depth) {
+        return book(symbol).side(side).atDepth(depth).orderCount;
+    }
+
     /** Commands applied since the engine was created (carried by snapshots). */
-    public long commandCount() { throw new UnsupportedOperationException(); }
-    /** The whole state as bytes: restore(snapshot()) behaves exactly like this engine. */
-    public byte[] snapshot() { throw new UnsupportedOperationException(); }
-    public static MatchingEngine restore(final byte[] snapshot) { throw new UnsupportedOperationException(); }
-    /** A 64-bit hash of the whole state (the snapshot's bytes). */
-    public long stateHash() { throw new UnsupportedOperationException(); }
+    public long commandCount() {
+        return commandCount;
+    }
+
+    /** The whole state as bytes: {@code restore(snapshot())} behaves exactly like this engine. */
+    public byte[] snapshot() {
+        return EngineSnapshot.write(this);
+    }
+
+    public static MatchingEngine restore(final byte[] snapshot) {
+        return EngineSnapshot.read(snapshot);
+    }
+
+    /** A 64-bit hash of the whole state: equal engines have equal hashes. */
+    public long stateHash() {
+        return EngineSnapshot.hash(snapshot());
+    }
+
+    // Package-private access for EngineSnapshot, which lives beside the engine to keep this file about matching.
+
+    int riskChecks() {
+        return riskChecks;
+    }
+
+    boolean createAccountsOnFirstUse() {
+        return createAccountsOnFirstUse;
+    }
+
+    AccountSpec defaultAccount() {
+        return defaultAccount;
+    }
+
+    OrderBook[] books() {
+        return books;
+    }
+
+    Long2ObjectHashMap<Account> accounts() {
+        return accounts;
+    }
+
+    long lastOrderId() {
+        return lastOrderId;
+    }
+
+    long lastTradeId() {
+        return lastTradeId;
+    }
+
+    void restoreCounters(final long commandCount, final long lastOrderId, final long lastTradeId) {
+        this.commandCount = commandCount;
+        this.lastOrderId = lastOrderId;
+        this.lastTradeId = lastTradeId;
+    }
+
+    /** Puts a restored order back: at the back of its level, which reproduces FIFO order when called in queue order. */
+    void restoreResting(final Order order) {
+        appendToLevel(order.book, order);
+        ordersById.put(order.orderId, order);
+    }
+
+    OrderBook bookOf(final int symbol) {
+        return bookBySymbol.get(symbol);
+    }
+
+    Order newOrderForRestore() {
+        return allocateOrder();
+    }
 }

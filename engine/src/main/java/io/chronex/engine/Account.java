@@ -1,0 +1,65 @@
+package io.chronex.engine;
+
+import io.chronex.engine.api.AccountSpec;
+import io.chronex.engine.api.SelfTradePrevention;
+import org.agrona.collections.Long2ObjectHashMap;
+
+/** A trading account: its limits, switches, and its live orders by client order id and in engine-id order. */
+final class Account {
+    final long id;
+    long maxOrderQuantity;
+    long maxOrderNotional;
+    int maxOpenOrders;
+    SelfTradePrevention selfTradePrevention;
+    boolean killSwitch;
+    int openOrders;
+    final Long2ObjectHashMap<Order> liveByClientOrderId = new Long2ObjectHashMap<>(8, 0.65f);
+    Order head;
+    Order tail;
+
+    Account(final long id, final AccountSpec limits) {
+        this.id = id;
+        setLimits(limits.maxOrderQuantity(), limits.maxOrderNotional(), limits.maxOpenOrders(), limits.selfTradePrevention());
+    }
+
+    void setLimits(final long maxOrderQuantity, final long maxOrderNotional, final int maxOpenOrders,
+                   final SelfTradePrevention selfTradePrevention) {
+        this.maxOrderQuantity = maxOrderQuantity;
+        this.maxOrderNotional = maxOrderNotional;
+        this.maxOpenOrders = maxOpenOrders;
+        this.selfTradePrevention = selfTradePrevention;
+    }
+
+    /** Appends a newly live order; engine ids only grow, so the list stays in engine-id order. */
+    void add(final Order order) {
+        order.accountPrev = tail;
+        order.accountNext = null;
+        if (tail == null) {
+            head = order;
+        } else {
+            tail.accountNext = order;
+        }
+        tail = order;
+        liveByClientOrderId.put(order.clientOrderId, order);
+        openOrders++;
+    }
+
+    void remove(final Order order) {
+        final Order prev = order.accountPrev;
+        final Order next = order.accountNext;
+        if (prev == null) {
+            head = next;
+        } else {
+            prev.accountNext = next;
+        }
+        if (next == null) {
+            tail = prev;
+        } else {
+            next.accountPrev = prev;
+        }
+        order.accountPrev = null;
+        order.accountNext = null;
+        liveByClientOrderId.remove(order.clientOrderId);
+        openOrders--;
+    }
+}

@@ -1,0 +1,213 @@
+package io.chronex.engine;
+
+import io.chronex.engine.api.AccountSpec;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.SymbolSpec;
+import io.chronex.engine.api.TimeInForce;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The engine's whole state to bytes and back. The encoding is canonical (symbols and accounts by
+ * id, orders in queue order, no hash-map order anywhere), so equal states give equal bytes and the
+ * state hash is simply a hash of the bytes. Not on the hot path: plain streams, allocation allowed.
+ */
+final class EngineSnapshot {
+    private static final long MAGIC = 0x43485845_534E4150L; // "CHXESNAP"
+    private static final int VERSION = 1;
+
+    private EngineSnapshot() {
+    }
+
+    static byte[] write(final MatchingEngine engine) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeLong(MAGIC);
+            out.writeInt(VERSION);
+            out.writeInt(engine.riskChecks());
+            out.writeBoolean(engine.createAccountsOnFirstUse());
+            writeAccountLimits(out, engine.defaultAccount().maxOrderQuantity(), engine.defaultAccount().maxOrderNotional(),
+                engine.defaultAccount().maxOpenOrders(), engine.defaultAccount().selfTradePrevention());
+            out.writeLong(engine.commandCount());
+            out.writeLong(engine.lastOrderId());
+            out.writeLong(engine.lastTradeId());
+
+            final OrderBook[] books = engine.books();
+            out.writeInt(books.length);
+            for (final OrderBook book : books) {
+                out.writeInt(book.symbol);
+                out.writeUTF(book.name);
+                out.writeLong(book.priceScale);
+                out.writeLong(book.tickSize);
+                out.writeLong(book.lotSize);
+                out.writeLong(book.priceBandBasisPoints);
+                out.writeLong(book.referencePrice);
+                out.writeBoolean(book.halted);
+            }
+
+            final long[] accountIds = engine.accounts().keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+            out.writeInt(accountIds.length);
+            for (final long id : accountIds) {
+                final Account account = engine.accounts().get(id);
+                out.writeLong(id);
+                writeAccountLimits(out, account.maxOrderQuantity, account.maxOrderNotional, account.maxOpenOrders,
+                    account.selfTradePrevention);
+                out.writeBoolean(account.killSwitch);
+            }
+
+            int orderCount = 0;
+            for (final OrderBook book : books) {
+                orderCount += countOrders(book.bids) + countOrders(book.asks);
+            }
+            out.writeInt(orderCount);
+            for (final OrderBook book : books) {
+                writeOrders(out, book, book.bids);
+                writeOrders(out, book, book.asks);
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void writeAccountLimits(final DataOutputStream out, final long maxOrderQuantity, final long maxOrderNotional,
+                                           final int maxOpenOrders, final SelfTradePrevention stp) throws IOException {
+        out.writeLong(maxOrderQuantity);
+        out.writeLong(maxOrderNotional);
+        out.writeInt(maxOpenOrders);
+        out.writeByte(stp.ordinal());
+    }
+
+    private static int countOrders(final BookSide side) {
+        int count = 0;
+        for (int depth = 0; depth < side.count(); depth++) {
+            count += side.atDepth(depth).orderCount;
+        }
+        return count;
+    }
+
+    private static void writeOrders(final DataOutputStream out, final OrderBook book, final BookSide side) throws IOException {
+        for (int depth = 0; depth < side.count(); depth++) {
+            for (Order order = side.atDepth(depth).head; order != null; order = order.next) {
+                out.writeLong(order.orderId);
+                out.writeLong(order.account.id);
+                out.writeLong(order.clientOrderId);
+                out.writeInt(book.symbol);
+                out.writeByte(order.side.ordinal());
+                out.writeByte(order.timeInForce.ordinal());
+                out.writeBoolean(order.postOnly);
+                out.writeLong(order.price);
+                out.writeLong(order.quantity);
+                out.writeLong(order.leaves);
+                out.writeLong(order.cumulative);
+            }
+        }
+    }
+
+    static MatchingEngine read(final byte[] snapshot) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+            if (in.readLong() != MAGIC) {
+                throw new IllegalArgumentException("not an engine snapshot (bad magic)");
+            }
+            final int version = in.readInt();
+            if (version != VERSION) {
+                throw new IllegalArgumentException("engine snapshot version " + version + " not supported (expected " + VERSION + ")");
+            }
+            final int riskChecks = in.readInt();
+            final boolean createAccounts = in.readBoolean();
+            final AccountSpec defaultAccount = readAccountSpec(in, 0);
+            final long commandCount = in.readLong();
+            final long lastOrderId = in.readLong();
+            final long lastTradeId = in.readLong();
+
+            final int symbolCount = in.readInt();
+            final List<SymbolSpec> symbols = new ArrayList<>(symbolCount);
+            final boolean[] halted = new boolean[symbolCount];
+            for (int i = 0; i < symbolCount; i++) {
+                symbols.add(new SymbolSpec(in.readInt(), in.readUTF(), in.readLong(), in.readLong(), in.readLong(),
+                    in.readLong(), in.readLong()));
+                halted[i] = in.readBoolean();
+            }
+            final int accountCount = in.readInt();
+            final List<AccountSpec> accounts = new ArrayList<>(accountCount);
+            final boolean[] killSwitch = new boolean[accountCount];
+            for (int i = 0; i < accountCount; i++) {
+                accounts.add(readAccountSpec(in, in.readLong()));
+                killSwitch[i] = in.readBoolean();
+            }
+            final MatchingEngine engine = new MatchingEngine(
+                new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount));
+            for (int i = 0; i < symbolCount; i++) {
+                engine.bookOf(symbols.get(i).id()).halted = halted[i];
+            }
+            for (int i = 0; i < accountCount; i++) {
+                engine.accounts().get(accounts.get(i).id()).killSwitch = killSwitch[i];
+            }
+
+            final int orderCount = in.readInt();
+            final Order[] orders = new Order[orderCount];
+            for (int i = 0; i < orderCount; i++) {
+                final Order order = engine.newOrderForRestore();
+                order.orderId = in.readLong();
+                order.account = engine.accounts().get(in.readLong());
+                order.clientOrderId = in.readLong();
+                order.book = engine.bookOf(in.readInt());
+                order.side = Side.fromOrdinal(in.readByte());
+                order.timeInForce = TimeInForce.fromOrdinal(in.readByte());
+                order.postOnly = in.readBoolean();
+                order.price = in.readLong();
+                order.quantity = in.readLong();
+                order.leaves = in.readLong();
+                order.cumulative = in.readLong();
+                if (order.account == null || order.book == null || order.side == null || order.timeInForce == null) {
+                    throw new IllegalArgumentException("corrupt engine snapshot: order " + order.orderId + " refers to nothing");
+                }
+                engine.restoreResting(order);
+                orders[i] = order;
+            }
+            // Account lists are in engine-id order, which is the order they were created in.
+            Arrays.sort(orders, (a, b) -> Long.compare(a.orderId, b.orderId));
+            for (final Order order : orders) {
+                order.account.add(order);
+            }
+            engine.restoreCounters(commandCount, lastOrderId, lastTradeId);
+            if (in.read() != -1) {
+                throw new IllegalArgumentException("corrupt engine snapshot: trailing bytes");
+            }
+            return engine;
+        } catch (final IOException e) {
+            throw new IllegalArgumentException("corrupt engine snapshot: " + e, e);
+        }
+    }
+
+    private static AccountSpec readAccountSpec(final DataInputStream in, final long id) throws IOException {
+        final long maxOrderQuantity = in.readLong();
+        final long maxOrderNotional = in.readLong();
+        final int maxOpenOrders = in.readInt();
+        final SelfTradePrevention stp = SelfTradePrevention.fromOrdinal(in.readByte());
+        return new AccountSpec(id, maxOrderQuantity, maxOrderNotional, maxOpenOrders, stp);
+    }
+
+    /** 64-bit FNV-1a over the bytes, finished with a mix so nearby states spread apart. */
+    static long hash(final byte[] bytes) {
+        long hash = 0xcbf29ce484222325L;
+        for (final byte b : bytes) {
+            hash ^= b & 0xff;
+            hash *= 0x100000001b3L;
+        }
+        hash ^= hash >>> 33;
+        hash *= 0xff51afd7ed558ccdL;
+        hash ^= hash >>> 33;
+        return hash;
+    }
+}

@@ -1,0 +1,41 @@
+package io.chronex.engine;
+
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.TimeInForce;
+
+/** A live order: pooled and reused, linked into its price level and its account's order list. */
+final class Order {
+    long orderId;
+    long clientOrderId;
+    long price;
+    /** cumulative + leaves while live. */
+    long quantity;
+    long leaves;
+    long cumulative;
+    Side side;
+    TimeInForce timeInForce;
+    boolean postOnly;
+    Account account;
+    OrderBook book;
+
+    /** Null while not resting (during matching of a moved or replaced order). */
+    PriceLevel level;
+    Order prev;
+    Order next;
+
+    /** The account's live orders in engine-id order: mass cancel and kill switch walk this. */
+    Order accountPrev;
+    Order accountNext;
+
+    void clear() {
+        account = null;
+        book = null;
+        level = null;
+        prev = null;
+        next = null;
+        accountPrev = null;
+        accountNext = null;
+        side = null;
+        timeInForce = null;
+    }
+}

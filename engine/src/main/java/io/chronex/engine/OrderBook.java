@@ -1,0 +1,37 @@
+package io.chronex.engine;
+
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.SymbolSpec;
+
+/** One symbol: its settings, its mutable trading state and its two sides. */
+final class OrderBook {
+    final int symbol;
+    final String name;
+    final long priceScale;
+    final long tickSize;
+    final long lotSize;
+    final long priceBandBasisPoints;
+    /** Centre of the price band: set by SET_REFERENCE_PRICE and by every trade. */
+    long referencePrice;
+    boolean halted;
+    final BookSide bids = new BookSide(Side.BUY);
+    final BookSide asks = new BookSide(Side.SELL);
+
+    OrderBook(final SymbolSpec spec) {
+        this.symbol = spec.id();
+        this.name = spec.name();
+        this.priceScale = spec.priceScale();
+        this.tickSize = spec.tickSize();
+        this.lotSize = spec.lotSize();
+        this.priceBandBasisPoints = spec.priceBandBasisPoints();
+        this.referencePrice = spec.referencePrice();
+    }
+
+    BookSide side(final Side side) {
+        return side == Side.BUY ? bids : asks;
+    }
+
+    SymbolSpec spec() {
+        return new SymbolSpec(symbol, name, priceScale, tickSize, lotSize, priceBandBasisPoints, referencePrice);
+    }
+}
