@@ -2,9 +2,8 @@ package io.chronex.engine;
 
 import io.chronex.engine.api.AccountSpec;
 import io.chronex.engine.api.SelfTradePrevention;
-import org.agrona.collections.Long2ObjectHashMap;
 
-/** A trading account: its limits, switches, and its live orders by client order id and in engine-id order. */
+/** A trading account: its limits, switches, and its live orders in engine-id order. */
 final class Account {
     final long id;
     long maxOrderQuantity;
@@ -13,7 +12,6 @@ final class Account {
     SelfTradePrevention selfTradePrevention;
     boolean killSwitch;
     int openOrders;
-    final Long2ObjectHashMap<Order> liveByClientOrderId = new Long2ObjectHashMap<>(8, 0.65f);
     Order head;
     Order tail;
 
@@ -40,7 +38,6 @@ final class Account {
             tail.accountNext = order;
         }
         tail = order;
-        liveByClientOrderId.put(order.clientOrderId, order);
         openOrders++;
     }
 
@@ -59,7 +56,6 @@ final class Account {
         }
         order.accountPrev = null;
         order.accountNext = null;
-        liveByClientOrderId.remove(order.clientOrderId);
         openOrders--;
     }
 }

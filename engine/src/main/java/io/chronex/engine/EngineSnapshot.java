@@ -90,15 +90,15 @@ final class EngineSnapshot {
 
     private static int countOrders(final BookSide side) {
         int count = 0;
-        for (int depth = 0; depth < side.count(); depth++) {
-            count += side.atDepth(depth).orderCount;
+        for (PriceLevel level = side.best(); level != null; level = side.worseThan(level)) {
+            count += level.orderCount;
         }
         return count;
     }
 
     private static void writeOrders(final DataOutputStream out, final OrderBook book, final BookSide side) throws IOException {
-        for (int depth = 0; depth < side.count(); depth++) {
-            for (Order order = side.atDepth(depth).head; order != null; order = order.next) {
+        for (PriceLevel level = side.best(); level != null; level = side.worseThan(level)) {
+            for (Order order = level.head; order != null; order = order.next) {
                 out.writeLong(order.orderId);
                 out.writeLong(order.account.id);
                 out.writeLong(order.clientOrderId);
@@ -159,7 +159,8 @@ final class EngineSnapshot {
             for (int i = 0; i < orderCount; i++) {
                 final Order order = engine.newOrderForRestore();
                 order.orderId = in.readLong();
-                order.account = engine.accounts().get(in.readLong());
+                order.accountId = in.readLong();
+                order.account = engine.accounts().get(order.accountId);
                 order.clientOrderId = in.readLong();
                 order.book = engine.bookOf(in.readInt());
                 order.side = Side.fromOrdinal(in.readByte());

@@ -44,7 +44,12 @@ public final class MatchingEngine {
     private final OrderBook[] books;
     private final Int2ObjectHashMap<OrderBook> bookBySymbol = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Account> accounts = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<Order> ordersById = new Long2ObjectHashMap<>(1 << 14, 0.5f);
+    private final Long2ObjectHashMap<Order> ordersById = new Long2ObjectHashMap<>(1 << 10, 0.5f);
+    /**
+     * Live orders by (account, client order id), keyed by a 64-bit mix of the two; orders whose keys
+     * collide are chained, so one lookup finds an order without first finding its account.
+     */
+    private final Long2ObjectHashMap<Order> ordersByClientKey = new Long2ObjectHashMap<>(1 << 10, 0.5f);
 
     private long commandCount;
     private long lastOrderId;
@@ -63,7 +68,7 @@ public final class MatchingEngine {
         this.books = new OrderBook[config.symbols().size()];
         for (int i = 0; i < books.length; i++) {
             final SymbolSpec spec = config.symbols().get(i);
-            final OrderBook book = new OrderBook(spec);
+            final OrderBook book = new OrderBook(spec, (riskChecks & RiskCheck.TICK_AND_LOT.bit()) != 0);
             if (bookBySymbol.put(spec.id(), book) != null) {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
@@ -80,7 +85,10 @@ public final class MatchingEngine {
     /** Applies one command; resets result and fills it with everything the command did. */
     public void apply(final Command command, final Result result) {
         commandCount++;
-        this.result = result;
+        if (this.result != result) {
+            // Only on a change: a reference store costs a GC write barrier on every command.
+            this.result = result;
+        }
         result.reset(command.type);
         if (command.type == null) {
             reject(command, RejectReason.UNKNOWN_COMMAND);
@@ -135,7 +143,7 @@ public final class MatchingEngine {
             reason = RejectReason.INVALID_QUANTITY;
         } else if (!market && (price < 1 || price > MAX_PRICE)) {
             reason = RejectReason.INVALID_PRICE;
-        } else if (account.liveByClientOrderId.containsKey(c.clientOrderId)) {
+        } else if (findLive(c.account, c.clientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
         } else if (isOn(RiskCheck.HALT) && book.halted) {
             reason = RejectReason.SYMBOL_HALTED;
@@ -175,6 +183,7 @@ public final class MatchingEngine {
         order.timeInForce = tif;
         order.postOnly = c.postOnly;
         order.account = account;
+        order.accountId = account.id;
         order.book = book;
 
         final Result r = result;
@@ -206,6 +215,7 @@ public final class MatchingEngine {
             rest(book, order);
             account.add(order);
             ordersById.put(order.orderId, order);
+            indexClientOrderId(order);
         }
         describeOrder(order, status);
         if (!rests) {
@@ -283,8 +293,7 @@ public final class MatchingEngine {
         final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
             ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
         long available = 0;
-        for (int depth = 0; depth < opposite.count(); depth++) {
-            final PriceLevel level = opposite.atDepth(depth);
+        for (PriceLevel level = opposite.best(); level != null; level = opposite.worseThan(level)) {
             if (limited && (buy ? level.price > limit : level.price < limit)) {
                 return false;
             }
@@ -319,8 +328,7 @@ public final class MatchingEngine {
         long needed = taker.leaves;
         long cost = 0;
         walk:
-        for (int depth = 0; depth < opposite.count() && needed > 0; depth++) {
-            final PriceLevel level = opposite.atDepth(depth);
+        for (PriceLevel level = opposite.best(); level != null && needed > 0; level = opposite.worseThan(level)) {
             if (stp == SelfTradePrevention.OFF) {
                 final long taken = Math.min(needed, level.quantity);
                 cost = addSaturated(cost, multiplySaturated(taken, level.price));
@@ -434,7 +442,7 @@ public final class MatchingEngine {
             reason = RejectReason.INVALID_QUANTITY;
         } else if (price < 1 || price > MAX_PRICE) {
             reason = RejectReason.INVALID_PRICE;
-        } else if (renamed && account.liveByClientOrderId.containsKey(newClientOrderId)) {
+        } else if (renamed && findLive(account.id, newClientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
         } else if (isOn(RiskCheck.HALT) && book.halted) {
             reason = RejectReason.SYMBOL_HALTED;
@@ -464,9 +472,9 @@ public final class MatchingEngine {
         }
         result.orderType = OrderType.LIMIT;
         if (renamed) {
-            account.liveByClientOrderId.remove(order.clientOrderId);
+            unindexClientOrderId(order);
             order.clientOrderId = newClientOrderId;
-            account.liveByClientOrderId.put(newClientOrderId, order);
+            indexClientOrderId(order);
         }
         if (price == order.price && quantity <= order.quantity) {
             // A smaller order at the same price keeps its place in the queue.
@@ -504,15 +512,53 @@ public final class MatchingEngine {
     }
 
     private Order findOrder(final Command c) {
-        final Account account = accounts.get(c.account);
-        if (account == null) {
-            return null;
-        }
         if (c.orderId != 0) {
             final Order order = ordersById.get(c.orderId);
-            return order != null && order.account == account ? order : null;
+            return order != null && order.accountId == c.account ? order : null;
         }
-        return account.liveByClientOrderId.get(c.clientOrderId);
+        return findLive(c.account, c.clientOrderId);
+    }
+
+    private Order findLive(final long account, final long clientOrderId) {
+        for (Order order = ordersByClientKey.get(clientKey(account, clientOrderId)); order != null; order = order.sameKeyNext) {
+            if (order.clientOrderId == clientOrderId && order.accountId == account) {
+                return order;
+            }
+        }
+        return null;
+    }
+
+    private void indexClientOrderId(final Order order) {
+        final long key = clientKey(order.accountId, order.clientOrderId);
+        order.sameKeyNext = ordersByClientKey.put(key, order);
+    }
+
+    private void unindexClientOrderId(final Order order) {
+        final long key = clientKey(order.accountId, order.clientOrderId);
+        final Order head = ordersByClientKey.get(key);
+        if (head == order) {
+            if (order.sameKeyNext == null) {
+                ordersByClientKey.remove(key);
+            } else {
+                ordersByClientKey.put(key, order.sameKeyNext);
+            }
+        } else {
+            Order before = head;
+            while (before.sameKeyNext != order) {
+                before = before.sameKeyNext;
+            }
+            before.sameKeyNext = order.sameKeyNext;
+        }
+        order.sameKeyNext = null;
+    }
+
+    /** Mixes account and client order id into one key; distinct pairs may collide, which the chains absorb. */
+    static long clientKey(final long account, final long clientOrderId) {
+        long h = account * 0x9E3779B97F4A7C15L + clientOrderId;
+        h ^= h >>> 32;
+        h *= 0xD6E8FEB86659FD93L;
+        h ^= h >>> 32;
+        return h;
     }
 
     // ---------------------------------------------------------------- commands on many orders
@@ -578,9 +624,11 @@ public final class MatchingEngine {
 
     private int expireDayOrders(final BookSide side) {
         int expired = 0;
-        // Best level first; removing level i only shifts the (already visited) better levels.
-        for (int index = side.count() - 1; index >= 0; index--) {
-            Order order = side.atIndex(index).head;
+        PriceLevel level = side.best();
+        while (level != null) {
+            // Step on before this level can empty and go back to the pool.
+            final PriceLevel worse = side.worseThan(level);
+            Order order = level.head;
             while (order != null) {
                 final Order next = order.next;
                 if (order.timeInForce == TimeInForce.DAY) {
@@ -589,6 +637,7 @@ public final class MatchingEngine {
                 }
                 order = next;
             }
+            level = worse;
         }
         return expired;
     }
@@ -670,6 +719,7 @@ public final class MatchingEngine {
     private void retire(final Order order) {
         order.account.remove(order);
         ordersById.remove(order.orderId);
+        unindexClientOrderId(order);
     }
 
     /** Removes a resting order without trading, recording why. */
@@ -936,6 +986,7 @@ public final class MatchingEngine {
     void restoreResting(final Order order) {
         appendToLevel(order.book, order);
         ordersById.put(order.orderId, order);
+        indexClientOrderId(order);
     }
 
     OrderBook bookOf(final int symbol) {

@@ -16,7 +16,11 @@ final class Order {
     TimeInForce timeInForce;
     boolean postOnly;
     Account account;
+    /** account.id, kept here so the client-id index compares without another load. */
+    long accountId;
     OrderBook book;
+    /** Next order with the same client-id index key (a 64-bit hash of account and client id). */
+    Order sameKeyNext;
 
     /** Null while not resting (during matching of a moved or replaced order). */
     PriceLevel level;
@@ -30,6 +34,7 @@ final class Order {
     void clear() {
         account = null;
         book = null;
+        sameKeyNext = null;
         level = null;
         prev = null;
         next = null;

@@ -14,10 +14,11 @@ final class OrderBook {
     /** Centre of the price band: set by SET_REFERENCE_PRICE and by every trade. */
     long referencePrice;
     boolean halted;
-    final BookSide bids = new BookSide(Side.BUY);
-    final BookSide asks = new BookSide(Side.SELL);
+    final BookSide bids;
+    final BookSide asks;
 
-    OrderBook(final SymbolSpec spec) {
+    /** @param pricesOnTick every resting price is a multiple of the tick size (the tick check is on) */
+    OrderBook(final SymbolSpec spec, final boolean pricesOnTick) {
         this.symbol = spec.id();
         this.name = spec.name();
         this.priceScale = spec.priceScale();
@@ -25,6 +26,9 @@ final class OrderBook {
         this.lotSize = spec.lotSize();
         this.priceBandBasisPoints = spec.priceBandBasisPoints();
         this.referencePrice = spec.referencePrice();
+        final long priceUnit = pricesOnTick ? tickSize : 1;
+        this.bids = new BookSide(Side.BUY, priceUnit);
+        this.asks = new BookSide(Side.SELL, priceUnit);
     }
 
     BookSide side(final Side side) {
