@@ -13,6 +13,7 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,7 +21,9 @@ import java.util.List;
 /**
  * The engine's whole state to bytes and back. The encoding is canonical (symbols and accounts by
  * id, orders in queue order, no hash-map order anywhere), so equal states give equal bytes and the
- * state hash is simply a hash of the bytes. Not on the hot path: plain streams, allocation allowed.
+ * state hash is simply a hash of the bytes. The last 8 bytes are that hash of everything before them,
+ * so a flipped bit or a torn write is detected before anything is read. Not on the hot path: plain
+ * streams, allocation allowed.
  */
 final class EngineSnapshot {
     private static final long MAGIC = 0x43485845_534E4150L; // "CHXESNAP"
@@ -74,10 +77,16 @@ final class EngineSnapshot {
                 writeOrders(out, book, book.bids);
                 writeOrders(out, book, book.asks);
             }
+            out.writeLong(hash(bytes.toByteArray()));
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
         return bytes.toByteArray();
+    }
+
+    /** The state hash: the checksum a snapshot ends with. */
+    static long stateHash(final byte[] snapshot) {
+        return ByteBuffer.wrap(snapshot, snapshot.length - Long.BYTES, Long.BYTES).getLong();
     }
 
     private static void writeAccountLimits(final DataOutputStream out, final long maxOrderQuantity, final long maxOrderNotional,
@@ -115,7 +124,14 @@ final class EngineSnapshot {
     }
 
     static MatchingEngine read(final byte[] snapshot) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot))) {
+        if (snapshot.length < 2 * Long.BYTES) {
+            throw new IllegalArgumentException("corrupt engine snapshot: only " + snapshot.length + " bytes");
+        }
+        final int bodyLength = snapshot.length - Long.BYTES;
+        if (hash(Arrays.copyOf(snapshot, bodyLength)) != stateHash(snapshot)) {
+            throw new IllegalArgumentException("corrupt engine snapshot: checksum does not match its " + bodyLength + " bytes");
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot, 0, bodyLength))) {
             if (in.readLong() != MAGIC) {
                 throw new IllegalArgumentException("not an engine snapshot (bad magic)");
             }
@@ -130,7 +146,7 @@ final class EngineSnapshot {
             final long lastOrderId = in.readLong();
             final long lastTradeId = in.readLong();
 
-            final int symbolCount = in.readInt();
+            final int symbolCount = checkedCount(in.readInt(), snapshot.length, "symbols");
             final List<SymbolSpec> symbols = new ArrayList<>(symbolCount);
             final boolean[] halted = new boolean[symbolCount];
             for (int i = 0; i < symbolCount; i++) {
@@ -138,7 +154,7 @@ final class EngineSnapshot {
                     in.readLong(), in.readLong()));
                 halted[i] = in.readBoolean();
             }
-            final int accountCount = in.readInt();
+            final int accountCount = checkedCount(in.readInt(), snapshot.length, "accounts");
             final List<AccountSpec> accounts = new ArrayList<>(accountCount);
             final boolean[] killSwitch = new boolean[accountCount];
             for (int i = 0; i < accountCount; i++) {
@@ -154,7 +170,7 @@ final class EngineSnapshot {
                 engine.accounts().get(accounts.get(i).id()).killSwitch = killSwitch[i];
             }
 
-            final int orderCount = in.readInt();
+            final int orderCount = checkedCount(in.readInt(), snapshot.length, "orders");
             final Order[] orders = new Order[orderCount];
             for (int i = 0; i < orderCount; i++) {
                 final Order order = engine.newOrderForRestore();
@@ -189,6 +205,14 @@ final class EngineSnapshot {
         } catch (final IOException e) {
             throw new IllegalArgumentException("corrupt engine snapshot: " + e, e);
         }
+    }
+
+    /** A count read from the bytes must fit in them, so a corrupt count fails cleanly instead of allocating gigabytes. */
+    private static int checkedCount(final int count, final int snapshotLength, final String what) {
+        if (count < 0 || count > snapshotLength / 8) {
+            throw new IllegalArgumentException("corrupt engine snapshot: " + count + " " + what + " in " + snapshotLength + " bytes");
+        }
+        return count;
     }
 
     private static AccountSpec readAccountSpec(final DataInputStream in, final long id) throws IOException {

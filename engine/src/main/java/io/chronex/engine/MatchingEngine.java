@@ -943,7 +943,7 @@ public final class MatchingEngine {
 
     /** A 64-bit hash of the whole state: equal engines have equal hashes. */
     public long stateHash() {
-        return EngineSnapshot.hash(snapshot());
+        return EngineSnapshot.stateHash(snapshot());
     }
 
     // Package-private access for EngineSnapshot, which lives beside the engine to keep this file about matching.
