@@ -37,6 +37,15 @@ public final class MatchingEngine {
     public static final long NO_PRICE = 0;
 
     private final int riskChecks;
+    // The risk switches as plain booleans: read on every order, so not worth an enum lookup each time.
+    private final boolean checkTickAndLot;
+    private final boolean checkPriceBand;
+    private final boolean checkMaxOrderQuantity;
+    private final boolean checkMaxOrderNotional;
+    private final boolean checkMaxOpenOrders;
+    private final boolean checkSelfTrade;
+    private final boolean checkKillSwitch;
+    private final boolean checkHalt;
     private final boolean createAccountsOnFirstUse;
     private final AccountSpec defaultAccount;
 
@@ -63,12 +72,20 @@ public final class MatchingEngine {
 
     public MatchingEngine(final EngineConfig config) {
         this.riskChecks = config.riskChecks();
+        this.checkTickAndLot = config.isOn(RiskCheck.TICK_AND_LOT);
+        this.checkPriceBand = config.isOn(RiskCheck.PRICE_BAND);
+        this.checkMaxOrderQuantity = config.isOn(RiskCheck.MAX_ORDER_QUANTITY);
+        this.checkMaxOrderNotional = config.isOn(RiskCheck.MAX_ORDER_NOTIONAL);
+        this.checkMaxOpenOrders = config.isOn(RiskCheck.MAX_OPEN_ORDERS);
+        this.checkSelfTrade = config.isOn(RiskCheck.SELF_TRADE_PREVENTION);
+        this.checkKillSwitch = config.isOn(RiskCheck.KILL_SWITCH);
+        this.checkHalt = config.isOn(RiskCheck.HALT);
         this.createAccountsOnFirstUse = config.createAccountsOnFirstUse();
         this.defaultAccount = config.defaultAccount();
         this.books = new OrderBook[config.symbols().size()];
         for (int i = 0; i < books.length; i++) {
             final SymbolSpec spec = config.symbols().get(i);
-            final OrderBook book = new OrderBook(spec, (riskChecks & RiskCheck.TICK_AND_LOT.bit()) != 0);
+            final OrderBook book = new OrderBook(spec, checkTickAndLot);
             if (bookBySymbol.put(spec.id(), book) != null) {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
@@ -145,22 +162,22 @@ public final class MatchingEngine {
             reason = RejectReason.INVALID_PRICE;
         } else if (findLive(c.account, c.clientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        } else if (isOn(RiskCheck.HALT) && book.halted) {
+        } else if (checkHalt && book.halted) {
             reason = RejectReason.SYMBOL_HALTED;
-        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+        } else if (checkKillSwitch && account.killSwitch) {
             reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (isOn(RiskCheck.TICK_AND_LOT) && quantity % book.lotSize != 0) {
+        } else if (checkTickAndLot && quantity % book.lotSize != 0) {
             reason = RejectReason.QUANTITY_NOT_ON_LOT;
-        } else if (isOn(RiskCheck.TICK_AND_LOT) && !market && !budget && price % book.tickSize != 0) {
+        } else if (checkTickAndLot && !market && !budget && price % book.tickSize != 0) {
             reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (isOn(RiskCheck.PRICE_BAND) && !market && !budget && outsideBand(book, price)) {
+        } else if (checkPriceBand && !market && !budget && outsideBand(book, price)) {
             reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (isOn(RiskCheck.MAX_ORDER_QUANTITY) && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+        } else if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
             reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0 && !market
+        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0 && !market
             && (budget ? price : multiplySaturated(price, quantity)) > account.maxOrderNotional) {
             reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        } else if (isOn(RiskCheck.MAX_OPEN_ORDERS) && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
+        } else if (checkMaxOpenOrders && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
             reason = RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
         } else if (c.postOnly && wouldCross(book, c.side, price)) {
             reason = RejectReason.POST_ONLY_WOULD_TAKE;
@@ -231,7 +248,7 @@ public final class MatchingEngine {
     private boolean match(final OrderBook book, final Order taker, final boolean limited, final long limit) {
         final BookSide opposite = book.side(taker.side.opposite());
         final boolean buy = taker.side == Side.BUY;
-        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+        final SelfTradePrevention stp = checkSelfTrade
             ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
         final Result r = result;
         while (taker.leaves > 0) {
@@ -290,7 +307,7 @@ public final class MatchingEngine {
     private boolean canFillCompletely(final OrderBook book, final Order taker, final boolean limited, final long limit) {
         final BookSide opposite = book.side(taker.side.opposite());
         final boolean buy = taker.side == Side.BUY;
-        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+        final SelfTradePrevention stp = checkSelfTrade
             ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
         long available = 0;
         for (PriceLevel level = opposite.best(); level != null; level = opposite.worseThan(level)) {
@@ -323,7 +340,7 @@ public final class MatchingEngine {
     /** FOK_BUDGET: is the whole quantity there, and does its total cost respect the budget? */
     private boolean fitsBudget(final OrderBook book, final Order taker, final long budget) {
         final BookSide opposite = book.side(taker.side.opposite());
-        final SelfTradePrevention stp = isOn(RiskCheck.SELF_TRADE_PREVENTION)
+        final SelfTradePrevention stp = checkSelfTrade
             ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
         long needed = taker.leaves;
         long cost = 0;
@@ -399,15 +416,15 @@ public final class MatchingEngine {
         final RejectReason reason;
         if (price < 1 || price > MAX_PRICE) {
             reason = RejectReason.INVALID_PRICE;
-        } else if (isOn(RiskCheck.HALT) && book.halted) {
+        } else if (checkHalt && book.halted) {
             reason = RejectReason.SYMBOL_HALTED;
-        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+        } else if (checkKillSwitch && account.killSwitch) {
             reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (isOn(RiskCheck.TICK_AND_LOT) && price % book.tickSize != 0) {
+        } else if (checkTickAndLot && price % book.tickSize != 0) {
             reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (isOn(RiskCheck.PRICE_BAND) && outsideBand(book, price)) {
+        } else if (checkPriceBand && outsideBand(book, price)) {
             reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0
+        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0
             && multiplySaturated(price, order.quantity) > account.maxOrderNotional) {
             reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
         } else if (order.postOnly && wouldCross(book, order.side, price)) {
@@ -444,19 +461,19 @@ public final class MatchingEngine {
             reason = RejectReason.INVALID_PRICE;
         } else if (renamed && findLive(account.id, newClientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        } else if (isOn(RiskCheck.HALT) && book.halted) {
+        } else if (checkHalt && book.halted) {
             reason = RejectReason.SYMBOL_HALTED;
-        } else if (isOn(RiskCheck.KILL_SWITCH) && account.killSwitch) {
+        } else if (checkKillSwitch && account.killSwitch) {
             reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (isOn(RiskCheck.TICK_AND_LOT) && quantity % book.lotSize != 0) {
+        } else if (checkTickAndLot && quantity % book.lotSize != 0) {
             reason = RejectReason.QUANTITY_NOT_ON_LOT;
-        } else if (isOn(RiskCheck.TICK_AND_LOT) && price % book.tickSize != 0) {
+        } else if (checkTickAndLot && price % book.tickSize != 0) {
             reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (isOn(RiskCheck.PRICE_BAND) && outsideBand(book, price)) {
+        } else if (checkPriceBand && outsideBand(book, price)) {
             reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (isOn(RiskCheck.MAX_ORDER_QUANTITY) && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+        } else if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
             reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        } else if (isOn(RiskCheck.MAX_ORDER_NOTIONAL) && account.maxOrderNotional > 0
+        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0
             && multiplySaturated(price, quantity) > account.maxOrderNotional) {
             reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
         } else if (quantity <= order.cumulative) {
@@ -816,10 +833,6 @@ public final class MatchingEngine {
     }
 
     // ---------------------------------------------------------------- rules as functions
-
-    private boolean isOn(final RiskCheck check) {
-        return (riskChecks & (1 << check.ordinal())) != 0;
-    }
 
     private static boolean wouldCross(final OrderBook book, final Side side, final long price) {
         final PriceLevel best = book.side(side.opposite()).best();
