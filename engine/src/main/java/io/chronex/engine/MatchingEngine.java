@@ -392,6 +392,7 @@ public final class MatchingEngine {
         result.orderType = OrderType.LIMIT;
         final long by = Math.min(c.quantity, order.leaves);
         if (by == order.leaves) {
+            order.quantity -= by;
             cancelResting(order, CancelReason.REDUCE, OrderStatus.CANCELLED);
             return;
         }
@@ -803,7 +804,7 @@ public final class MatchingEngine {
         r.price = order.price;
         r.leavesQuantity = order.leaves;
         r.cumulativeQuantity = order.cumulative;
-        r.quantity = order.cumulative + order.leaves;
+        r.quantity = order.quantity;
         r.orderStatus = status;
     }
 

@@ -102,6 +102,7 @@ class MatchingRulesTest {
         f.sell(ALICE, 1, 100, 2);
         final Result r = f.order(BOB, 2, Side.BUY, OrderType.LIMIT, TimeInForce.IOC, 100, 5);
         assertEquals(2, r.cumulativeQuantity);
+        assertEquals(5, r.quantity, "the order quantity as sent, not what filled");
         assertEquals(OrderStatus.CANCELLED, r.orderStatus);
         assertEquals(3, r.cancel(0).quantity);
         f.assertDepth("", "");

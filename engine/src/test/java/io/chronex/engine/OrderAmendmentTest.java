@@ -29,6 +29,7 @@ class OrderAmendmentTest {
         f.buy(ALICE, 1, 100, 5);
         final Result r = f.cancel(ALICE, 1);
         assertEquals(OrderStatus.CANCELLED, r.orderStatus);
+        assertEquals(5, r.quantity, "a cancel leaves the order quantity as it was");
         assertEquals(CancelReason.CLIENT_CANCEL, r.cancel(0).reason);
         assertEquals(5, r.cancel(0).quantity);
         assertEquals(0, r.cancel(0).leavesQuantity);
@@ -126,8 +127,11 @@ class OrderAmendmentTest {
     @Test
     void reduceByAtLeastTheLeavesRemovesTheOrder() {
         f.sell(ALICE, 1, 100, 5);
+        f.buy(BOB, 2, 100, 1);
         final Result r = f.reduce(ALICE, 1, 9);
-        assertEquals(5, r.cancel(0).quantity);
+        assertEquals(4, r.cancel(0).quantity);
+        assertEquals(1, r.quantity, "what is left of the order is what filled");
+        assertEquals(1, r.cumulativeQuantity);
         assertEquals(OrderStatus.CANCELLED, r.orderStatus);
         f.assertDepth("", "");
     }

@@ -20,7 +20,7 @@ public final class Result {
     public OrderType orderType;
     public TimeInForce timeInForce;
     public long price;
-    /** Total order quantity (FIX OrderQty): always cumulativeQuantity + leavesQuantity while the order lives; REDUCE lowers it. */
+    /** Total order quantity (FIX OrderQty): cumulativeQuantity + leavesQuantity while the order rests; REDUCE lowers it, a cancel does not. */
     public long quantity;
     public long leavesQuantity;
     public long cumulativeQuantity;
