@@ -49,6 +49,15 @@ final class BookSide {
         this.unit = unit;
     }
 
+    /** Puts pages in the pool now, so the first visits to new price ranges allocate nothing. */
+    void preallocatePages(final int count) {
+        for (int i = 0; i < count; i++) {
+            final Page page = new Page();
+            page.nextFree = freePages;
+            freePages = page;
+        }
+    }
+
     int count() {
         return count;
     }

@@ -53,12 +53,12 @@ public final class MatchingEngine {
     private final OrderBook[] books;
     private final Int2ObjectHashMap<OrderBook> bookBySymbol = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Account> accounts = new Long2ObjectHashMap<>();
-    private final Long2ObjectHashMap<Order> ordersById = new Long2ObjectHashMap<>(1 << 10, 0.5f);
+    private final Long2ObjectHashMap<Order> ordersById;
     /**
      * Live orders by (account, client order id), keyed by a 64-bit mix of the two; orders whose keys
      * collide are chained, so one lookup finds an order without first finding its account.
      */
-    private final Long2ObjectHashMap<Order> ordersByClientKey = new Long2ObjectHashMap<>(1 << 10, 0.5f);
+    private final Long2ObjectHashMap<Order> ordersByClientKey;
 
     private long commandCount;
     private long lastOrderId;
@@ -70,7 +70,27 @@ public final class MatchingEngine {
     /** The result being filled by the command in hand. */
     private Result result = new Result();
 
+    /** An engine sized for about a thousand resting orders; it grows (allocating) past that. */
     public MatchingEngine(final EngineConfig config) {
+        this(config, 1024);
+    }
+
+    /**
+     * An engine that allocates up front what {@code expectedOrders} resting orders need (orders,
+     * price levels, index capacity, a few ladder pages per book side), so that trading up to that
+     * size, with configured accounts, allocates nothing at all.
+     */
+    public MatchingEngine(final EngineConfig config, final int expectedOrders) {
+        if (expectedOrders < 0) {
+            throw new IllegalArgumentException("expectedOrders cannot be negative");
+        }
+        final int indexCapacity = Math.max(16, Integer.highestOneBit(Math.max(1, expectedOrders)) << 2);
+        this.ordersById = new Long2ObjectHashMap<>(indexCapacity, 0.5f);
+        this.ordersByClientKey = new Long2ObjectHashMap<>(indexCapacity, 0.5f);
+        for (int i = 0; i < expectedOrders; i++) {
+            releaseOrder(new Order());
+            releaseLevel(new PriceLevel());
+        }
         this.riskChecks = config.riskChecks();
         this.checkTickAndLot = config.isOn(RiskCheck.TICK_AND_LOT);
         this.checkPriceBand = config.isOn(RiskCheck.PRICE_BAND);
@@ -90,6 +110,11 @@ public final class MatchingEngine {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
             books[i] = book;
+            if (expectedOrders > 0) {
+                // A few pages of 1024 prices per side cover a book that wanders several thousand ticks.
+                book.bids.preallocatePages(4);
+                book.asks.preallocatePages(4);
+            }
         }
         Arrays.sort(books, Comparator.comparingInt(book -> book.symbol));
         for (final AccountSpec spec : config.accounts()) {

@@ -1,0 +1,34 @@
+# Shared by every bin/ script: finds the project, builds it when needed, runs Java with the
+# project's JVM flags (config/jvm.options). Source it; do not run it.
+
+CHRONEX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+chronex_die() {
+  echo "$(basename "$0"): $*" >&2
+  exit 2
+}
+
+# Builds with Maven when a module's jar is missing or any source or pom is newer than it.
+chronex_ensure_built() {
+  local module="$1" jar
+  jar=$(ls "$CHRONEX_ROOT/$module/target/chronex-$module-"*.jar 2>/dev/null | head -n 1)
+  if [ -z "$jar" ] || [ ! -d "$CHRONEX_ROOT/$module/target/lib" ] \
+     || [ -n "$(find "$CHRONEX_ROOT" -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+    command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
+    echo "building chronex (mvn package, tests skipped)..." >&2
+    (cd "$CHRONEX_ROOT" && mvn -B -q -ntp -DskipTests package) >&2 || chronex_die "the build failed; run 'mvn -DskipTests package' to see why"
+  fi
+}
+
+# JVM flags from config/jvm.options, one per line, comments skipped.
+chronex_jvm_flags() {
+  grep -v '^[[:space:]]*#' "$CHRONEX_ROOT/config/jvm.options" | grep -v '^[[:space:]]*$'
+}
+
+chronex_java() {
+  command -v java >/dev/null 2>&1 || chronex_die "java is not on the PATH; install Java 17"
+  local flags
+  mapfile -t flags < <(chronex_jvm_flags)
+  # shellcheck disable=SC2086 # JAVA_OPTS is a user-supplied list of flags
+  exec java "${flags[@]}" ${JAVA_OPTS:-} "$@"
+}
