@@ -1,0 +1,138 @@
+package io.chronex.engine.reference;
+
+import io.chronex.engine.MatchingEngine;
+import io.chronex.engine.api.Cancel;
+import io.chronex.engine.api.CancelReason;
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.engine.api.Side;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The real engine and the deliberately simple {@link ReferenceEngine} are fed the same random
+ * streams and must give identical results after every command and identical books throughout.
+ * Coverage is asserted too, so the streams cannot quietly stop exercising a rule.
+ */
+class DifferentialTest {
+    private static final int[] SYMBOLS = {RandomCommandStream.PLAIN, RandomCommandStream.TICKED, RandomCommandStream.COARSE};
+
+    private static final Set<CommandType> commandTypes = EnumSet.noneOf(CommandType.class);
+    private static final Set<RejectReason> rejectReasons = EnumSet.noneOf(RejectReason.class);
+    private static final Set<CancelReason> cancelReasons = EnumSet.noneOf(CancelReason.class);
+    private static final Set<SelfTradePrevention> selfTradeModesFired = EnumSet.noneOf(SelfTradePrevention.class);
+    private static long commandsCompared;
+    private static long fills;
+
+    private static void run(final long seed, final EngineConfig config, final int commands) {
+        final MatchingEngine engine = new MatchingEngine(config);
+        final ReferenceEngine reference = new ReferenceEngine(config);
+        final RandomCommandStream stream = new RandomCommandStream(seed, reference);
+        final Command command = new Command();
+        final Command copy = new Command();
+        final Result actual = new Result();
+        final Result expected = new Result();
+        for (int i = 0; i < commands; i++) {
+            stream.next(command);
+            copy.copyFrom(command);
+            engine.apply(command, actual);
+            reference.apply(copy, expected);
+            final String actualText = actual.toString();
+            final String expectedText = expected.toString();
+            if (!actualText.equals(expectedText)) {
+                fail("seed " + seed + ", command #" + i + ": " + copy + "\nreference:\n" + expectedText + "\nengine:\n" + actualText);
+            }
+            record(actual);
+            if (i % 1_000 == 0 || i == commands - 1) {
+                for (final int symbol : SYMBOLS) {
+                    for (final Side side : Side.values()) {
+                        assertEquals(reference.depth(symbol, side), depth(engine, symbol, side),
+                            "seed " + seed + ", after command #" + i + ", symbol " + symbol + " " + side);
+                    }
+                }
+            }
+        }
+        commandsCompared += commands;
+    }
+
+    private static void record(final Result r) {
+        commandTypes.add(r.commandType == null ? CommandType.NEW_ORDER : r.commandType);
+        rejectReasons.add(r.rejectReason);
+        fills += r.fillCount();
+        boolean restingSelfTradeCancel = false;
+        boolean incomingSelfTradeCancel = false;
+        for (int i = 0; i < r.cancelCount(); i++) {
+            final Cancel cancel = r.cancel(i);
+            cancelReasons.add(cancel.reason);
+            if (cancel.reason == CancelReason.SELF_TRADE_PREVENTION) {
+                if (cancel.orderId == r.orderId) {
+                    incomingSelfTradeCancel = true;
+                } else {
+                    restingSelfTradeCancel = true;
+                }
+            }
+        }
+        if (restingSelfTradeCancel && incomingSelfTradeCancel) {
+            selfTradeModesFired.add(SelfTradePrevention.CANCEL_BOTH);
+        } else if (restingSelfTradeCancel) {
+            selfTradeModesFired.add(SelfTradePrevention.CANCEL_RESTING);
+        } else if (incomingSelfTradeCancel) {
+            selfTradeModesFired.add(SelfTradePrevention.CANCEL_INCOMING);
+        }
+        for (int i = 0; i < r.fillCount(); i++) {
+            if (r.fill(i).makerAccount == r.fill(i).takerAccount) {
+                selfTradeModesFired.add(SelfTradePrevention.OFF);
+            }
+        }
+    }
+
+    private static String depth(final MatchingEngine engine, final int symbol, final Side side) {
+        final StringBuilder sb = new StringBuilder();
+        for (int d = 0; d < engine.levelCount(symbol, side); d++) {
+            if (d > 0) {
+                sb.append(' ');
+            }
+            sb.append(engine.levelPrice(symbol, side, d)).append(':').append(engine.levelQuantity(symbol, side, d))
+                .append(':').append(engine.levelOrderCount(symbol, side, d));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void riskOnAccountsCreatedOnFirstUse() {
+        run(1, RandomCommandStream.riskOn(true), 250_000);
+        run(2, RandomCommandStream.riskOn(true), 250_000);
+    }
+
+    @Test
+    void riskOnAccountsMustBeConfigured() {
+        run(3, RandomCommandStream.riskOn(false), 250_000);
+        run(4, RandomCommandStream.riskOn(false), 150_000);
+    }
+
+    @Test
+    void riskChecksOff() {
+        run(5, RandomCommandStream.config(0, true), 150_000);
+    }
+
+    @AfterAll
+    static void streamsCoveredEveryRule() {
+        assertEquals(1_050_000, commandsCompared, "every stream ran to the end");
+        assertEquals(EnumSet.allOf(CommandType.class), commandTypes, "command types seen");
+        assertEquals(EnumSet.allOf(RejectReason.class), rejectReasons, "reject reasons seen (NONE = accepted)");
+        assertEquals(EnumSet.allOf(CancelReason.class), cancelReasons, "cancel reasons seen");
+        assertEquals(EnumSet.allOf(SelfTradePrevention.class), selfTradeModesFired, "self-trade prevention modes that acted");
+        assertTrue(fills > 50_000, "only " + fills + " fills");
+    }
+}
