@@ -6,6 +6,7 @@ import io.chronex.engine.api.CancelReason;
 import io.chronex.engine.api.Command;
 import io.chronex.engine.api.CommandType;
 import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.LevelChange;
 import io.chronex.engine.api.RejectReason;
 import io.chronex.engine.api.Result;
 import io.chronex.engine.api.SelfTradePrevention;
@@ -13,8 +14,12 @@ import io.chronex.engine.api.Side;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,6 +48,7 @@ class DifferentialTest {
         final Command copy = new Command();
         final Result actual = new Result();
         final Result expected = new Result();
+        final L2Book rebuilt = new L2Book();
         for (int i = 0; i < commands; i++) {
             stream.next(command);
             copy.copyFrom(command);
@@ -54,16 +60,48 @@ class DifferentialTest {
                 fail("seed " + seed + ", command #" + i + ": " + copy + "\nreference:\n" + expectedText + "\nengine:\n" + actualText);
             }
             record(actual);
+            rebuilt.apply(actual);
             if (i % 1_000 == 0 || i == commands - 1) {
                 for (final int symbol : SYMBOLS) {
                     for (final Side side : Side.values()) {
                         assertEquals(reference.depth(symbol, side), depth(engine, symbol, side),
                             "seed " + seed + ", after command #" + i + ", symbol " + symbol + " " + side);
+                        assertEquals(depth(engine, symbol, side), rebuilt.depth(symbol, side),
+                            "seed " + seed + ", after command #" + i + ": depth rebuilt from level changes alone, symbol " + symbol + " " + side);
                     }
                 }
             }
         }
         commandsCompared += commands;
+    }
+
+    /** A book kept only from results' level changes, as a market-data reader would. */
+    private static final class L2Book {
+        private final Map<String, TreeMap<Long, long[]>> sides = new HashMap<>();
+
+        void apply(final Result r) {
+            for (int i = 0; i < r.levelChangeCount(); i++) {
+                final LevelChange change = r.levelChange(i);
+                final TreeMap<Long, long[]> levels = sides.computeIfAbsent(change.symbol + "/" + change.side,
+                    key -> change.side == Side.BUY ? new TreeMap<>(Comparator.reverseOrder()) : new TreeMap<>());
+                if (change.quantity == 0) {
+                    levels.remove(change.price);
+                } else {
+                    levels.put(change.price, new long[]{change.quantity, change.orderCount});
+                }
+            }
+        }
+
+        String depth(final int symbol, final Side side) {
+            final StringBuilder sb = new StringBuilder();
+            sides.getOrDefault(symbol + "/" + side, new TreeMap<>()).forEach((price, level) -> {
+                if (!sb.isEmpty()) {
+                    sb.append(' ');
+                }
+                sb.append(price).append(':').append(level[0]).append(':').append(level[1]);
+            });
+            return sb.toString();
+        }
     }
 
     private static void record(final Result r) {
