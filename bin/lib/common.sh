@@ -8,15 +8,19 @@ chronex_die() {
   exit 2
 }
 
-# Builds with Maven when a module's jar is missing or any source or pom is newer than it.
+# Builds with Maven when the module was never built by a script, or any source or pom changed since.
 chronex_ensure_built() {
-  local module="$1" jar
-  jar=$(ls "$CHRONEX_ROOT/$module/target/chronex-$module-"*.jar 2>/dev/null | head -n 1)
-  if [ -z "$jar" ] || [ ! -d "$CHRONEX_ROOT/$module/target/lib" ] \
-     || [ -n "$(find "$CHRONEX_ROOT" -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$jar" -print -quit)" ]; then
+  local module="$1" stamp="$CHRONEX_ROOT/$1/target/.built-by-bin"
+  if [ ! -f "$stamp" ] || [ ! -d "$CHRONEX_ROOT/$module/target/lib" ] \
+     || [ -n "$(find "$CHRONEX_ROOT" -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$stamp" -print -quit)" ]; then
     command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
     echo "building chronex (mvn package, tests skipped)..." >&2
-    (cd "$CHRONEX_ROOT" && mvn -B -q -ntp -DskipTests package) >&2 || chronex_die "the build failed; run 'mvn -DskipTests package' to see why"
+    mkdir -p "$CHRONEX_ROOT/$module/target"
+    if ! (cd "$CHRONEX_ROOT" && mvn -B -ntp -DskipTests package) > "$CHRONEX_ROOT/$module/target/build.log" 2>&1; then
+      tail -n 40 "$CHRONEX_ROOT/$module/target/build.log" >&2
+      chronex_die "the build failed (whole log: $module/target/build.log)"
+    fi
+    touch "$stamp"
   fi
 }
 
