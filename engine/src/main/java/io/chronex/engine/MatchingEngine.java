@@ -54,11 +54,8 @@ public final class MatchingEngine {
     private final Int2ObjectHashMap<OrderBook> bookBySymbol = new Int2ObjectHashMap<>();
     private final Long2ObjectHashMap<Account> accounts = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<Order> ordersById;
-    /**
-     * Live orders by (account, client order id), keyed by a 64-bit mix of the two; orders whose keys
-     * collide are chained, so one lookup finds an order without first finding its account.
-     */
-    private final Long2ObjectHashMap<Order> ordersByClientKey;
+    /** Live orders by (account, client order id): one lookup, without first finding the account. */
+    private final ClientOrderIndex ordersByClientId;
 
     private long commandCount;
     private long lastOrderId;
@@ -86,7 +83,7 @@ public final class MatchingEngine {
         }
         final int indexCapacity = Math.max(16, Integer.highestOneBit(Math.max(1, expectedOrders)) << 2);
         this.ordersById = new Long2ObjectHashMap<>(indexCapacity, 0.5f);
-        this.ordersByClientKey = new Long2ObjectHashMap<>(indexCapacity, 0.5f);
+        this.ordersByClientId = new ClientOrderIndex(expectedOrders);
         for (int i = 0; i < expectedOrders; i++) {
             releaseOrder(new Order());
             releaseLevel(new PriceLevel());
@@ -563,45 +560,15 @@ public final class MatchingEngine {
     }
 
     private Order findLive(final long account, final long clientOrderId) {
-        for (Order order = ordersByClientKey.get(clientKey(account, clientOrderId)); order != null; order = order.sameKeyNext) {
-            if (order.clientOrderId == clientOrderId && order.accountId == account) {
-                return order;
-            }
-        }
-        return null;
+        return ordersByClientId.get(account, clientOrderId);
     }
 
     private void indexClientOrderId(final Order order) {
-        final long key = clientKey(order.accountId, order.clientOrderId);
-        order.sameKeyNext = ordersByClientKey.put(key, order);
+        ordersByClientId.add(order);
     }
 
     private void unindexClientOrderId(final Order order) {
-        final long key = clientKey(order.accountId, order.clientOrderId);
-        final Order head = ordersByClientKey.get(key);
-        if (head == order) {
-            if (order.sameKeyNext == null) {
-                ordersByClientKey.remove(key);
-            } else {
-                ordersByClientKey.put(key, order.sameKeyNext);
-            }
-        } else {
-            Order before = head;
-            while (before.sameKeyNext != order) {
-                before = before.sameKeyNext;
-            }
-            before.sameKeyNext = order.sameKeyNext;
-        }
-        order.sameKeyNext = null;
-    }
-
-    /** Mixes account and client order id into one key; distinct pairs may collide, which the chains absorb. */
-    static long clientKey(final long account, final long clientOrderId) {
-        long h = account * 0x9E3779B97F4A7C15L + clientOrderId;
-        h ^= h >>> 32;
-        h *= 0xD6E8FEB86659FD93L;
-        h ^= h >>> 32;
-        return h;
+        ordersByClientId.remove(order);
     }
 
     // ---------------------------------------------------------------- commands on many orders

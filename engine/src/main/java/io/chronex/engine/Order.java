@@ -19,8 +19,6 @@ final class Order {
     /** account.id, kept here so the client-id index compares without another load. */
     long accountId;
     OrderBook book;
-    /** Next order with the same client-id index key (a 64-bit hash of account and client id). */
-    Order sameKeyNext;
 
     /** Null while not resting (during matching of a moved or replaced order). */
     PriceLevel level;
@@ -34,7 +32,6 @@ final class Order {
     void clear() {
         account = null;
         book = null;
-        sameKeyNext = null;
         level = null;
         prev = null;
         next = null;
