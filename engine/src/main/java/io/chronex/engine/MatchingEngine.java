@@ -128,7 +128,7 @@ public final class MatchingEngine {
             // Only on a change: a reference store costs a GC write barrier on every command.
             this.result = result;
         }
-        result.reset(command.type);
+        result.begin(command.type);
         if (command.type == null) {
             reject(command, RejectReason.UNKNOWN_COMMAND);
             return;
@@ -802,6 +802,14 @@ public final class MatchingEngine {
 
     private void describeCommand(final Command c) {
         final Result r = result;
+        r.orderId = 0;
+        r.clientOrderId = 0;
+        r.side = null;
+        r.orderType = null;
+        r.timeInForce = null;
+        r.quantity = 0;
+        r.leavesQuantity = 0;
+        r.cumulativeQuantity = 0;
         r.account = c.account;
         r.symbol = c.symbol;
         r.price = c.type == CommandType.SET_REFERENCE_PRICE ? c.price : 0;

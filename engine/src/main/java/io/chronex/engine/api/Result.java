@@ -69,6 +69,20 @@ public final class Result {
         levelChangeCount = 0;
     }
 
+    /**
+     * Starts a result for a producer that then sets every subject field itself, as the engine does
+     * on every path: resets only the command type, reject reason, affected count and the lists,
+     * which saves a dozen stores per command over {@link #reset}.
+     */
+    public void begin(final CommandType commandType) {
+        this.commandType = commandType;
+        rejectReason = RejectReason.NONE;
+        affectedOrders = 0;
+        fillCount = 0;
+        cancelCount = 0;
+        levelChangeCount = 0;
+    }
+
     public int fillCount() {
         return fillCount;
     }
