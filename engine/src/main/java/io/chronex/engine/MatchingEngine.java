@@ -433,28 +433,9 @@ public final class MatchingEngine {
             reject(c, RejectReason.UNKNOWN_ORDER);
             return;
         }
-        final OrderBook book = order.book;
-        final Account account = order.account;
         final long price = c.price;
-        final RejectReason reason;
-        if (price < 1 || price > MAX_PRICE) {
-            reason = RejectReason.INVALID_PRICE;
-        } else if (checkHalt && book.halted) {
-            reason = RejectReason.SYMBOL_HALTED;
-        } else if (checkKillSwitch && account.killSwitch) {
-            reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (checkTickAndLot && price % book.tickSize != 0) {
-            reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (checkPriceBand && outsideBand(book, price)) {
-            reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0
-            && multiplySaturated(price, order.quantity) > account.maxOrderNotional) {
-            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        } else if (order.postOnly && wouldCross(book, order.side, price)) {
-            reason = RejectReason.POST_ONLY_WOULD_TAKE;
-        } else {
-            reason = RejectReason.NONE;
-        }
+        final RejectReason reason = price < 1 || price > MAX_PRICE
+            ? RejectReason.INVALID_PRICE : amendmentCheck(order, price, order.quantity, false);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
             return;
@@ -462,7 +443,7 @@ public final class MatchingEngine {
         result.orderType = OrderType.LIMIT;
         unlinkFromLevel(order);
         order.price = price;
-        rematch(book, order);
+        rematch(order.book, order);
     }
 
     private void replace(final Command c) {
@@ -472,7 +453,6 @@ public final class MatchingEngine {
             return;
         }
         final OrderBook book = order.book;
-        final Account account = order.account;
         final long price = c.price;
         final long quantity = c.quantity;
         final long newClientOrderId = c.newClientOrderId;
@@ -482,29 +462,10 @@ public final class MatchingEngine {
             reason = RejectReason.INVALID_QUANTITY;
         } else if (price < 1 || price > MAX_PRICE) {
             reason = RejectReason.INVALID_PRICE;
-        } else if (renamed && findLive(account.id, newClientOrderId) != null) {
+        } else if (renamed && findLive(order.accountId, newClientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        } else if (checkHalt && book.halted) {
-            reason = RejectReason.SYMBOL_HALTED;
-        } else if (checkKillSwitch && account.killSwitch) {
-            reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (checkTickAndLot && quantity % book.lotSize != 0) {
-            reason = RejectReason.QUANTITY_NOT_ON_LOT;
-        } else if (checkTickAndLot && price % book.tickSize != 0) {
-            reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (checkPriceBand && outsideBand(book, price)) {
-            reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
-            reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0
-            && multiplySaturated(price, quantity) > account.maxOrderNotional) {
-            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        } else if (quantity <= order.cumulative) {
-            reason = RejectReason.QUANTITY_NOT_ABOVE_FILLED;
-        } else if (order.postOnly && wouldCross(book, order.side, price)) {
-            reason = RejectReason.POST_ONLY_WOULD_TAKE;
         } else {
-            reason = RejectReason.NONE;
+            reason = amendmentCheck(order, price, quantity, true);
         }
         if (reason != RejectReason.NONE) {
             reject(c, reason);
@@ -531,6 +492,43 @@ public final class MatchingEngine {
         order.quantity = quantity;
         order.leaves = quantity - order.cumulative;
         rematch(book, order);
+    }
+
+    /**
+     * The checks MOVE and REPLACE share, in the documented order, once ids, price and quantity are
+     * known to be valid. MOVE keeps its quantity, so it skips the lot, size and fill checks.
+     */
+    private RejectReason amendmentCheck(final Order order, final long price, final long quantity, final boolean replace) {
+        final OrderBook book = order.book;
+        final Account account = order.account;
+        if (checkHalt && book.halted) {
+            return RejectReason.SYMBOL_HALTED;
+        }
+        if (checkKillSwitch && account.killSwitch) {
+            return RejectReason.KILL_SWITCH_ACTIVE;
+        }
+        if (replace && checkTickAndLot && quantity % book.lotSize != 0) {
+            return RejectReason.QUANTITY_NOT_ON_LOT;
+        }
+        if (checkTickAndLot && price % book.tickSize != 0) {
+            return RejectReason.PRICE_NOT_ON_TICK;
+        }
+        if (checkPriceBand && outsideBand(book, price)) {
+            return RejectReason.PRICE_OUTSIDE_BAND;
+        }
+        if (replace && checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        }
+        if (checkMaxOrderNotional && account.maxOrderNotional > 0 && multiplySaturated(price, quantity) > account.maxOrderNotional) {
+            return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        }
+        if (replace && quantity <= order.cumulative) {
+            return RejectReason.QUANTITY_NOT_ABOVE_FILLED;
+        }
+        if (order.postOnly && wouldCross(book, order.side, price)) {
+            return RejectReason.POST_ONLY_WOULD_TAKE;
+        }
+        return RejectReason.NONE;
     }
 
     /** MOVE and priority-losing REPLACE: the order, already off its level, trades what crosses and rests at the back. */

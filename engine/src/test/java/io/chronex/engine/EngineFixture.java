@@ -95,17 +95,8 @@ final class EngineFixture {
         return ids;
     }
 
-    /** "price:qty:orders" for each level of one side, best first. */
     String depth(final Side side) {
-        final StringBuilder sb = new StringBuilder();
-        for (int d = 0; d < engine.levelCount(SYM, side); d++) {
-            if (d > 0) {
-                sb.append(' ');
-            }
-            sb.append(engine.levelPrice(SYM, side, d)).append(':').append(engine.levelQuantity(SYM, side, d))
-                .append(':').append(engine.levelOrderCount(SYM, side, d));
-        }
-        return sb.toString();
+        return BookText.depth(engine, SYM, side);
     }
 
     void assertDepth(final String bids, final String asks) {

@@ -1,5 +1,6 @@
 package io.chronex.engine.reference;
 
+import io.chronex.engine.BookText;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.engine.api.Cancel;
 import io.chronex.engine.api.CancelReason;
@@ -64,9 +65,9 @@ class DifferentialTest {
             if (i % 1_000 == 0 || i == commands - 1) {
                 for (final int symbol : SYMBOLS) {
                     for (final Side side : Side.values()) {
-                        assertEquals(reference.depth(symbol, side), depth(engine, symbol, side),
+                        assertEquals(reference.depth(symbol, side), BookText.depth(engine, symbol, side),
                             "seed " + seed + ", after command #" + i + ", symbol " + symbol + " " + side);
-                        assertEquals(depth(engine, symbol, side), rebuilt.depth(symbol, side),
+                        assertEquals(BookText.depth(engine, symbol, side), rebuilt.depth(symbol, side),
                             "seed " + seed + ", after command #" + i + ": depth rebuilt from level changes alone, symbol " + symbol + " " + side);
                     }
                 }
@@ -133,18 +134,6 @@ class DifferentialTest {
                 selfTradeModesFired.add(SelfTradePrevention.OFF);
             }
         }
-    }
-
-    private static String depth(final MatchingEngine engine, final int symbol, final Side side) {
-        final StringBuilder sb = new StringBuilder();
-        for (int d = 0; d < engine.levelCount(symbol, side); d++) {
-            if (d > 0) {
-                sb.append(' ');
-            }
-            sb.append(engine.levelPrice(symbol, side, d)).append(':').append(engine.levelQuantity(symbol, side, d))
-                .append(':').append(engine.levelOrderCount(symbol, side, d));
-        }
-        return sb.toString();
     }
 
     @Test

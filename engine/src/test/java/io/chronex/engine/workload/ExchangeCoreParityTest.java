@@ -1,5 +1,6 @@
 package io.chronex.engine.workload;
 
+import io.chronex.engine.BookText;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.engine.api.Cancel;
 import io.chronex.engine.api.CancelReason;
@@ -144,24 +145,12 @@ class ExchangeCoreParityTest {
 
         assertEquals(Long.parseLong(reference.get("final.bestBid")), engine.bestBid(SYMBOL));
         assertEquals(Long.parseLong(reference.get("final.bestAsk")), engine.bestAsk(SYMBOL));
-        assertEquals(reference.get("final.L2.bids"), depth(engine, Side.BUY));
-        assertEquals(reference.get("final.L2.asks"), depth(engine, Side.SELL));
+        assertEquals(reference.get("final.L2.bids"), BookText.depth(engine, SYMBOL, Side.BUY));
+        assertEquals(reference.get("final.L2.asks"), BookText.depth(engine, SYMBOL, Side.SELL));
         assertEquals(Long.parseLong(reference.get("final.bidLevels")), engine.levelCount(SYMBOL, Side.BUY));
         assertEquals(Long.parseLong(reference.get("final.askLevels")), engine.levelCount(SYMBOL, Side.SELL));
         assertEquals(Long.parseLong(reference.get("final.bidOrders")), orders(engine, Side.BUY));
         assertEquals(Long.parseLong(reference.get("final.askOrders")), orders(engine, Side.SELL));
-    }
-
-    private static String depth(final MatchingEngine engine, final Side side) {
-        final StringBuilder sb = new StringBuilder();
-        for (int d = 0; d < engine.levelCount(SYMBOL, side); d++) {
-            if (d > 0) {
-                sb.append(' ');
-            }
-            sb.append(engine.levelPrice(SYMBOL, side, d)).append(':').append(engine.levelQuantity(SYMBOL, side, d))
-                .append(':').append(engine.levelOrderCount(SYMBOL, side, d));
-        }
-        return sb.toString();
     }
 
     private static long orders(final MatchingEngine engine, final Side side) {
