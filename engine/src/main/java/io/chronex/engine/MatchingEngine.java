@@ -107,11 +107,11 @@ public final class MatchingEngine {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
             books[i] = book;
-            if (expectedOrders > 0) {
-                // A few pages of 1024 prices per side cover a book that wanders several thousand ticks.
-                book.bids.preallocatePages(4);
-                book.asks.preallocatePages(4);
-            }
+            // A few pages of 1024 prices per side cover a book that wanders several thousand ticks;
+            // fewer for a small engine, so many thin symbols stay cheap (a page is ~4 KiB).
+            final int pages = Math.min(4, 1 + expectedOrders / 1024);
+            book.bids.preallocatePages(pages);
+            book.asks.preallocatePages(pages);
         }
         Arrays.sort(books, Comparator.comparingInt(book -> book.symbol));
         for (final AccountSpec spec : config.accounts()) {

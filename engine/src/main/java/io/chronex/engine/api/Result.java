@@ -49,8 +49,7 @@ public final class Result {
 
     /** Resets every field and empties the lists (entries are kept for reuse). */
     public void reset(final CommandType commandType) {
-        this.commandType = commandType;
-        rejectReason = RejectReason.NONE;
+        begin(commandType);
         orderId = 0;
         account = 0;
         clientOrderId = 0;
@@ -63,10 +62,6 @@ public final class Result {
         leavesQuantity = 0;
         cumulativeQuantity = 0;
         orderStatus = OrderStatus.NONE;
-        affectedOrders = 0;
-        fillCount = 0;
-        cancelCount = 0;
-        levelChangeCount = 0;
     }
 
     /**
