@@ -8,7 +8,8 @@ chronex_die() {
   exit 2
 }
 
-# Builds with Maven when the module was never built by a script, or any source or pom changed since.
+# Builds with Maven when the module (a path such as engine/core) was never built by a script, or
+# any source or pom changed since.
 chronex_ensure_built() {
   local module="$1" stamp="$CHRONEX_ROOT/$1/target/.built-by-bin"
   if [ ! -f "$stamp" ] || [ ! -d "$CHRONEX_ROOT/$module/target/lib" ] \
