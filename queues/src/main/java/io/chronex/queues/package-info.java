@@ -1,6 +1,6 @@
 /**
- * The contract between processes: queue layout under a data directory and the message schema of
- * the commands journal and the events queue. Filled in by the engine-process issue; for now it
- * only proves that Chronicle Queue opens on this JVM with the project's flags.
+ * The contract between processes: the data directory's layout ({@link io.chronex.queues.DataDirectory})
+ * and the binary schema of the commands journal ({@link io.chronex.queues.CommandCodec}) and the
+ * events queue ({@link io.chronex.queues.EventCodec}). docs/messages.md documents every field.
  */
 package io.chronex.queues;

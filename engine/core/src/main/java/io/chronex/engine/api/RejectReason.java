@@ -38,7 +38,13 @@ public enum RejectReason {
     /** A replace to a total quantity not above what has already filled. */
     QUANTITY_NOT_ABOVE_FILLED,
     /** The command type is missing or unknown. */
-    UNKNOWN_COMMAND;
+    UNKNOWN_COMMAND,
+    /**
+     * The journal entry could not be decoded (unknown message type or version, truncated, a field
+     * out of range). Written by the engine process; the core never produces it. Constants are
+     * only ever appended: journals store ordinals.
+     */
+    MALFORMED_COMMAND;
 
     private static final RejectReason[] VALUES = values();
 

@@ -124,6 +124,17 @@ public final class Result {
         return cancels[cancelCount++];
     }
 
+    /** Appends a level-change entry without looking for an existing one: for decoders of stored results. */
+    public LevelChange addLevelChange() {
+        if (levelChangeCount == levelChanges.length) {
+            levelChanges = Arrays.copyOf(levelChanges, levelChangeCount * 2);
+            for (int i = levelChangeCount; i < levelChanges.length; i++) {
+                levelChanges[i] = new LevelChange();
+            }
+        }
+        return levelChanges[levelChangeCount++];
+    }
+
     /**
      * The entry for (symbol, side, price): the existing one if this result already touched that level,
      * else a new one appended. Entries stay in the order levels were first touched.
@@ -135,13 +146,7 @@ public final class Result {
                 return change;
             }
         }
-        if (levelChangeCount == levelChanges.length) {
-            levelChanges = Arrays.copyOf(levelChanges, levelChangeCount * 2);
-            for (int i = levelChangeCount; i < levelChanges.length; i++) {
-                levelChanges[i] = new LevelChange();
-            }
-        }
-        final LevelChange change = levelChanges[levelChangeCount++];
+        final LevelChange change = addLevelChange();
         change.symbol = symbol;
         change.side = side;
         change.price = price;
