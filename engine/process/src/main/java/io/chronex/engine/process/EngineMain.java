@@ -6,11 +6,12 @@ import io.chronex.queues.DataDirectory;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -82,6 +83,8 @@ public final class EngineMain {
             return;
         }
         run(data, engineConfig, idleStrategy, idle);
+        // Chronicle may leave background threads behind; the queues are closed, so leave now.
+        System.exit(0);
     }
 
     private static void run(final DataDirectory data, final EngineConfig config, final IdleStrategy idle, final String idleName) {
@@ -91,20 +94,12 @@ public final class EngineMain {
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
             service.recoveryNanos() / 1e6, service.replayedCommands());
 
-        final CountDownLatch stopped = new CountDownLatch(1);
-        final Thread engineThread = Thread.currentThread();
+        // TERM and INT end the loop after the command in hand; the JVM then exits 0 (its default
+        // handling would exit 143 and race the loop for the queues).
         final AtomicBoolean running = new AtomicBoolean(true);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            running.set(false);
-            try {
-                // Let the engine finish the command in hand and close the queues cleanly.
-                if (!stopped.await(10, TimeUnit.SECONDS)) {
-                    System.err.println("engine thread " + engineThread.getName() + " did not stop within 10 s");
-                }
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "engine-shutdown"));
+        final SignalHandler stop = signal -> running.set(false);
+        Signal.handle(new Signal("TERM"), stop);
+        Signal.handle(new Signal("INT"), stop);
 
         long nextStatus = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         long answeredAtLastStatus = 0;
@@ -128,7 +123,6 @@ public final class EngineMain {
                 Long.toHexString(service.lastAnswered()), rejectSummary(service));
         } finally {
             service.close();
-            stopped.countDown();
         }
     }
 
