@@ -85,7 +85,7 @@ class EngineKillTest {
         }
     }
 
-    private Process startEngine(final Path dataDir, final Path config, final int run) throws IOException {
+    Process startEngine(final Path dataDir, final Path config, final int run) throws IOException {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
