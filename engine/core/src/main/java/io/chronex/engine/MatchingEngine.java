@@ -145,6 +145,7 @@ public final class MatchingEngine {
             case END_OF_DAY -> endOfDay(command);
             case SET_REFERENCE_PRICE -> setReferencePrice(command);
             case SET_ACCOUNT_LIMITS -> setAccountLimits(command);
+            case SNAPSHOT -> describeCommand(command);
             default -> reject(command, RejectReason.UNKNOWN_COMMAND);
         }
     }

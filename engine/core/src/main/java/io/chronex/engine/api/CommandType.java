@@ -30,7 +30,12 @@ public enum CommandType {
     /** Set a symbol's reference price (the centre of its price band) to price. */
     SET_REFERENCE_PRICE,
     /** Create an account or change its limits and self-trade prevention mode. */
-    SET_ACCOUNT_LIMITS;
+    SET_ACCOUNT_LIMITS,
+    /**
+     * Ask the engine process to write a snapshot after this command. Changes nothing in the core,
+     * which answers it like any admin command. Constants are only appended: journals store ordinals.
+     */
+    SNAPSHOT;
 
     private static final CommandType[] VALUES = values();
 

@@ -246,6 +246,9 @@ public final class RandomCommandStream {
             final int symbol = symbol();
             return c.setReferencePrice(symbol, random.nextInt(20) == 0 ? 0 : priceNear(symbol == UNKNOWN_SYMBOL ? PLAIN : symbol));
         }
+        if (kind < 78) {
+            return c.symbolCommand(CommandType.SNAPSHOT, 0);
+        }
         if (kind < 97) {
             final SelfTradePrevention stp = random.nextInt(20) == 0 ? null
                 : SelfTradePrevention.values()[random.nextInt(SelfTradePrevention.values().length)];

@@ -159,6 +159,7 @@ public final class ReferenceEngine {
             case END_OF_DAY -> endOfDay(c);
             case SET_REFERENCE_PRICE -> setReference(c);
             case SET_ACCOUNT_LIMITS -> setLimits(c);
+            case SNAPSHOT -> describeAdmin(c);
             default -> reject(c, RejectReason.UNKNOWN_COMMAND);
         }
         // Level changes: every level touched, in first-touch order, with its state now.

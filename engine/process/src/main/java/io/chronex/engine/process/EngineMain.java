@@ -18,20 +18,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** bin/engine: runs the engine service on a data directory until SIGTERM. */
 public final class EngineMain {
     static final String USAGE = """
-        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy]
+        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy] [--snapshot-every N]
 
         Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
-        command to DIR/events. On start it finds the last command answered and replays the journal up to
-        it, so a restart after kill -9 answers every command exactly once.
+        command to DIR/events. On start it finds the last command answered, restores the newest good
+        snapshot at or before it and replays the journal from there, so a restart after kill -9 answers
+        every command exactly once.
 
           --data-dir DIR   the data directory (created if missing; default ./data)
           --config FILE    symbols, accounts and risk checks (YAML; see config/engine.yaml and docs/operating.md)
           --idle MODE      what the engine thread does when the journal is empty:
                              backoff  spin, then yield, then park up to 1 ms (default: leaves a small box usable)
                              busy     spin without pause (lowest latency; give the engine a core of its own)
+          --snapshot-every N   write a snapshot to DIR/snapshots every N commands (default 1000000; 0 = only
+                               on a SNAPSHOT command and at stop)
           --help           this text
 
-        SIGTERM (or Ctrl-C) finishes the command in hand and exits 0. Logs go to standard output:
+        SIGTERM (or Ctrl-C) finishes the command in hand, writes a snapshot and exits 0. Logs go to standard output:
         one line at start, one a minute, one at exit, with every reject reason counted.
         """;
 
@@ -42,6 +45,7 @@ public final class EngineMain {
         Path dataDir = Path.of("data");
         Path config = null;
         String idle = "backoff";
+        long snapshotEvery = 1_000_000;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--help", "-h" -> {
@@ -51,6 +55,17 @@ public final class EngineMain {
                 case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
                 case "--config" -> config = Path.of(value(args, ++i, "--config"));
                 case "--idle" -> idle = value(args, ++i, "--idle");
+                case "--snapshot-every" -> {
+                    final String value = value(args, ++i, "--snapshot-every");
+                    try {
+                        snapshotEvery = Long.parseLong(value);
+                    } catch (final NumberFormatException e) {
+                        snapshotEvery = -1;
+                    }
+                    if (snapshotEvery < 0) {
+                        fail("--snapshot-every needs a whole number of commands, not '" + value + "'");
+                    }
+                }
                 default -> fail("unknown option " + args[i]);
             }
         }
@@ -82,17 +97,25 @@ public final class EngineMain {
             fail(e.getMessage());
             return;
         }
-        run(data, engineConfig, idleStrategy, idle);
+        run(data, engineConfig, idleStrategy, idle, snapshotEvery);
         // Chronicle may leave background threads behind; the queues are closed, so leave now.
         System.exit(0);
     }
 
-    private static void run(final DataDirectory data, final EngineConfig config, final IdleStrategy idle, final String idleName) {
-        final EngineService service = new EngineService(data, config);
-        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%d commands replayed)",
+    private static void run(final DataDirectory data, final EngineConfig config, final IdleStrategy idle, final String idleName,
+                            final long snapshotEvery) {
+        final EngineService service;
+        try {
+            service = new EngineService(data, config, snapshotEvery, message -> log("warning: %s", message));
+        } catch (final IllegalStateException e) {
+            fail(e.getMessage());
+            return;
+        }
+        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed)",
             version(), System.getProperty("java.version"), data.root(), idleName,
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
-            service.recoveryNanos() / 1e6, service.replayedCommands());
+            service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from " + service.restoredSnapshot().getFileName(),
+            service.replayedCommands());
 
         // TERM and INT end the loop after the command in hand; the JVM then exits 0 (its default
         // handling would exit 143 and race the loop for the queues).
@@ -119,8 +142,11 @@ public final class EngineMain {
                 }
                 idle.idle(service.poll() ? 1 : 0);
             }
-            log("engine stopping: %d commands answered, last journal index %s; %s", service.answered(),
-                Long.toHexString(service.lastAnswered()), rejectSummary(service));
+            final java.nio.file.Path snapshot = service.snapshot();
+            log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
+                Long.toHexString(service.lastAnswered()), rejectSummary(service),
+                snapshot == null ? "no snapshot (nothing answered yet)"
+                    : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(), service.lastSnapshotNanos() / 1e6));
         } finally {
             service.close();
         }

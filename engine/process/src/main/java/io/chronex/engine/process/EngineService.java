@@ -2,6 +2,7 @@ package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
 import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
 import io.chronex.engine.api.EngineConfig;
 import io.chronex.engine.api.OrderStatus;
 import io.chronex.engine.api.RejectReason;
@@ -18,6 +19,12 @@ import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
 /**
  * The engine on the queues: reads the commands journal in order, applies each command, and appends
  * its whole result as one events excerpt naming the command's journal index. On start it finds the
@@ -27,6 +34,9 @@ import net.openhft.chronicle.wire.DocumentContext;
 public final class EngineService implements AutoCloseable {
     private final SingleChronicleQueue commands;
     private final SingleChronicleQueue events;
+    private final SnapshotStore snapshots;
+    /** Snapshot after every this many answered commands; 0 = only on request and at stop. */
+    private final long snapshotEvery;
     private final MatchingEngine engine;
     private final ExcerptTailer commandTailer;
     private final ExcerptAppender eventAppender;
@@ -36,21 +46,53 @@ public final class EngineService implements AutoCloseable {
     private final long[] rejects = new long[RejectReason.values().length];
 
     private final long recoveredThrough;
+    private final Path restoredSnapshot;
     private final long replayedCommands;
     private final long recoveryNanos;
     private long lastAnswered;
     private long answered;
+    private long lastSnapshotNanos;
 
+    /** An engine service that snapshots only on request and at stop; warnings go to standard error. */
     public EngineService(final DataDirectory data, final EngineConfig config) {
+        this(data, config, 0, System.err::println);
+    }
+
+    /**
+     * Opens the queues and recovers: finds the last command answered, restores the newest good
+     * snapshot at or before it (else starts from the configuration), and replays the journal from
+     * there up to that command without writing anything.
+     */
+    public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final Consumer<String> warn) {
         final long start = System.nanoTime();
         this.commands = data.commands();
         this.events = data.events();
-        this.engine = new MatchingEngine(config, 4096);
+        this.snapshots = new SnapshotStore(data.snapshots());
+        this.snapshotEvery = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
+        checkConfiguration(data, config);
         this.recoveredThrough = lastAnsweredCommand(data);
+        final SnapshotStore.Restored restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
+        if (restored == null) {
+            this.engine = new MatchingEngine(config, 4096);
+            this.restoredSnapshot = null;
+        } else {
+            this.engine = restored.engine();
+            this.restoredSnapshot = restored.file();
+            if (!commandTailer.moveToIndex(restored.journalIndex())) {
+                throw new IllegalStateException("snapshot " + restored.file() + " was taken after journal index "
+                    + Long.toHexString(restored.journalIndex()) + ", which the commands journal does not have");
+            }
+            try (DocumentContext dc = commandTailer.readingDocument()) {
+                // Step over the command the snapshot already includes.
+                if (!dc.isPresent()) {
+                    throw new IllegalStateException("cannot read journal index " + Long.toHexString(restored.journalIndex()));
+                }
+            }
+        }
         long replayed = 0;
-        if (recoveredThrough >= 0) {
+        if (recoveredThrough >= 0 && (restored == null || restored.journalIndex() < recoveredThrough)) {
             while (true) {
                 try (DocumentContext dc = commandTailer.readingDocument()) {
                     if (!dc.isPresent()) {
@@ -72,6 +114,29 @@ public final class EngineService implements AutoCloseable {
         this.replayedCommands = replayed;
         this.lastAnswered = recoveredThrough;
         this.recoveryNanos = System.nanoTime() - start;
+    }
+
+    /**
+     * The configuration is part of history: replaying the journal under another one would rewrite
+     * it. The first start records a hash of the configuration; later starts must match it.
+     */
+    private static void checkConfiguration(final DataDirectory data, final EngineConfig config) {
+        final long hash = new MatchingEngine(config, 0).stateHash();
+        final Path file = data.snapshots().resolve("config.hash");
+        try {
+            if (Files.exists(file)) {
+                final String recorded = Files.readString(file).trim();
+                if (!recorded.equals(Long.toHexString(hash))) {
+                    throw new IllegalStateException("this configuration differs from the one " + data.root()
+                        + " was started with (config hash " + Long.toHexString(hash) + ", recorded " + recorded
+                        + "); replaying the journal under it would change history. Use the original configuration or a new data directory.");
+                }
+            } else {
+                Files.writeString(file, Long.toHexString(hash) + "\n");
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot check " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** The journal index named by the last events excerpt, or -1 when nothing was answered yet. */
@@ -122,8 +187,32 @@ public final class EngineService implements AutoCloseable {
             rejects[result.rejectReason.ordinal()]++;
             lastAnswered = index;
             answered++;
-            return true;
         }
+        if ((result.commandType == CommandType.SNAPSHOT && !result.isRejected()) || (snapshotEvery > 0 && answered % snapshotEvery == 0)) {
+            snapshot();
+        }
+        return true;
+    }
+
+    /** Writes a snapshot of the state after the last answered command (nothing to do before the first). */
+    public Path snapshot() {
+        if (lastAnswered < 0) {
+            return null;
+        }
+        final long start = System.nanoTime();
+        final Path file = snapshots.write(lastAnswered, engine.snapshot());
+        lastSnapshotNanos = System.nanoTime() - start;
+        return file;
+    }
+
+    /** How long the last snapshot stalled the engine thread (serialise + write + fsync). */
+    public long lastSnapshotNanos() {
+        return lastSnapshotNanos;
+    }
+
+    /** The snapshot recovery started from, or null when it started from the configuration. */
+    public Path restoredSnapshot() {
+        return restoredSnapshot;
     }
 
     public long lastAnswered() {

@@ -156,4 +156,92 @@ class EngineServiceTest {
         assertTrue(results.get(11).contains("REJECTED MALFORMED_COMMAND"), results.get(11));
         assertEquals(22, results.size());
     }
+
+    @Test
+    void recoveryFromSnapshotPlusJournalEqualsRecoveryFromJournalAlone() throws Exception {
+        final DataDirectory plain = DataDirectory.open(tmp.resolve("plain"));
+        final DataDirectory snapshotted = DataDirectory.open(tmp.resolve("snapshotted"));
+        appendCommands(plain, 6_000, 5);
+        final List<Long> journal = appendCommands(snapshotted, 6_000, 5);
+        final long expectedHash;
+        try (EngineService service = new EngineService(plain, CONFIG)) {
+            drain(service, 3_333);
+        }
+        try (EngineService service = new EngineService(plain, CONFIG)) {
+            assertEquals(null, service.restoredSnapshot());
+            assertEquals(3_333, service.replayedCommands(), "journal alone: everything answered is replayed");
+            drain(service, Long.MAX_VALUE);
+            expectedHash = service.stateHash();
+        }
+        final List<String> warnings = new ArrayList<>();
+        try (EngineService service = new EngineService(snapshotted, CONFIG, 500, warnings::add)) {
+            drain(service, 3_333);
+        }
+        try (EngineService service = new EngineService(snapshotted, CONFIG, 500, warnings::add)) {
+            assertTrue(service.restoredSnapshot() != null, "restarted from a snapshot");
+            assertEquals(333, service.replayedCommands(), "only the tail after the snapshot at 3,000 is replayed");
+            drain(service, Long.MAX_VALUE);
+            assertEquals(expectedHash, service.stateHash());
+        }
+        final List<String> plainResults = new ArrayList<>();
+        final List<String> snapshottedResults = new ArrayList<>();
+        answeredIndices(plain, plainResults);
+        assertEquals(journal, answeredIndices(snapshotted, snapshottedResults));
+        assertEquals(plainResults, snapshottedResults);
+        assertEquals(List.of(), warnings);
+        assertEquals(SnapshotStore.KEEP, new SnapshotStore(snapshotted.snapshots()).indices().size(), "old snapshots are pruned");
+    }
+
+    @Test
+    void aCorruptSnapshotIsSkippedWithAWarningAndAnOlderOneUsed() throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 2_000, 6);
+        final long expectedHash;
+        try (EngineService service = new EngineService(data, CONFIG, 400, System.err::println)) {
+            drain(service, Long.MAX_VALUE);
+            expectedHash = service.stateHash();
+        }
+        final SnapshotStore store = new SnapshotStore(data.snapshots());
+        final List<Long> indices = store.indices();
+        final Path newest = data.snapshots().resolve(String.format("snapshot-%016x.bin", indices.get(0)));
+        final byte[] bytes = java.nio.file.Files.readAllBytes(newest);
+        bytes[bytes.length / 2] ^= 0x5A;
+        java.nio.file.Files.write(newest, bytes);
+        final List<String> warnings = new ArrayList<>();
+        try (EngineService service = new EngineService(data, CONFIG, 400, warnings::add)) {
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains(newest.getFileName().toString()) && warnings.get(0).contains("checksum"), warnings.get(0));
+            assertEquals(data.snapshots().resolve(String.format("snapshot-%016x.bin", indices.get(1))), service.restoredSnapshot());
+            assertEquals(400, service.replayedCommands());
+            assertEquals(expectedHash, service.stateHash());
+        }
+    }
+
+    @Test
+    void aSnapshotCommandWritesASnapshot() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 10, 7);
+        try (SingleChronicleQueue commands = data.commands()) {
+            try (DocumentContext dc = commands.createAppender().writingDocument()) {
+                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.engine.api.CommandType.SNAPSHOT, 0), new Hops());
+            }
+        }
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            drain(service, Long.MAX_VALUE);
+            assertEquals(List.of(service.lastAnswered()), new SnapshotStore(data.snapshots()).indices());
+        }
+    }
+
+    @Test
+    void anotherConfigurationOnTheSameJournalIsRefused() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 10, 8);
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            drain(service, Long.MAX_VALUE);
+        }
+        final EngineConfig other = EngineConfig.noRiskChecks(SymbolSpec.plain(1), SymbolSpec.plain(2));
+        final IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+            () -> new EngineService(data, other).close());
+        assertTrue(e.getMessage().contains("differs from the one"), e.getMessage());
+    }
 }
