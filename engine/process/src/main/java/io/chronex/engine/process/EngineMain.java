@@ -1,0 +1,162 @@
+package io.chronex.engine.process;
+
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.queues.DataDirectory;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** bin/engine: runs the engine service on a data directory until SIGTERM. */
+public final class EngineMain {
+    static final String USAGE = """
+        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy]
+
+        Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
+        command to DIR/events. On start it finds the last command answered and replays the journal up to
+        it, so a restart after kill -9 answers every command exactly once.
+
+          --data-dir DIR   the data directory (created if missing; default ./data)
+          --config FILE    symbols, accounts and risk checks (YAML; see config/engine.yaml and docs/operating.md)
+          --idle MODE      what the engine thread does when the journal is empty:
+                             backoff  spin, then yield, then park up to 1 ms (default: leaves a small box usable)
+                             busy     spin without pause (lowest latency; give the engine a core of its own)
+          --help           this text
+
+        SIGTERM (or Ctrl-C) finishes the command in hand and exits 0. Logs go to standard output:
+        one line at start, one a minute, one at exit, with every reject reason counted.
+        """;
+
+    private EngineMain() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        Path dataDir = Path.of("data");
+        Path config = null;
+        String idle = "backoff";
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--help", "-h" -> {
+                    System.out.print(USAGE);
+                    return;
+                }
+                case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
+                case "--config" -> config = Path.of(value(args, ++i, "--config"));
+                case "--idle" -> idle = value(args, ++i, "--idle");
+                default -> fail("unknown option " + args[i]);
+            }
+        }
+        if (config == null) {
+            fail("--config FILE is required (for example config/engine.yaml)");
+        }
+        if (!Files.isReadable(config)) {
+            fail("cannot read config file " + config);
+        }
+        final IdleStrategy idleStrategy = switch (idle) {
+            case "busy" -> new BusySpinIdleStrategy();
+            case "backoff" -> new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            default -> {
+                fail("--idle must be busy or backoff, not '" + idle + "'");
+                yield null;
+            }
+        };
+        final EngineConfig engineConfig;
+        try {
+            engineConfig = EngineConfigFile.load(config);
+        } catch (final EngineConfigFile.ConfigException e) {
+            fail(e.getMessage());
+            return;
+        }
+        final DataDirectory data;
+        try {
+            data = DataDirectory.open(dataDir);
+        } catch (final IllegalStateException e) {
+            fail(e.getMessage());
+            return;
+        }
+        run(data, engineConfig, idleStrategy, idle);
+        // Chronicle may leave background threads behind; the queues are closed, so leave now.
+        System.exit(0);
+    }
+
+    private static void run(final DataDirectory data, final EngineConfig config, final IdleStrategy idle, final String idleName) {
+        final EngineService service = new EngineService(data, config);
+        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%d commands replayed)",
+            version(), System.getProperty("java.version"), data.root(), idleName,
+            service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
+            service.recoveryNanos() / 1e6, service.replayedCommands());
+
+        // TERM and INT end the loop after the command in hand; the JVM then exits 0 (its default
+        // handling would exit 143 and race the loop for the queues).
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final SignalHandler stop = signal -> running.set(false);
+        Signal.handle(new Signal("TERM"), stop);
+        Signal.handle(new Signal("INT"), stop);
+
+        long nextStatus = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        long answeredAtLastStatus = 0;
+        try {
+            int checks = 0;
+            // A volatile read per loop (a plain load on x86): the loop takes no lock.
+            while (running.get()) {
+                if ((++checks & 1023) == 0) {
+                    final long now = System.nanoTime();
+                    if (now >= nextStatus) {
+                        final long answered = service.answered();
+                        log("status: %d commands answered (%.0f/s over the last minute), last journal index %s; %s",
+                            answered, (answered - answeredAtLastStatus) / 60.0, Long.toHexString(service.lastAnswered()), rejectSummary(service));
+                        answeredAtLastStatus = answered;
+                        nextStatus = now + TimeUnit.MINUTES.toNanos(1);
+                    }
+                }
+                idle.idle(service.poll() ? 1 : 0);
+            }
+            log("engine stopping: %d commands answered, last journal index %s; %s", service.answered(),
+                Long.toHexString(service.lastAnswered()), rejectSummary(service));
+        } finally {
+            service.close();
+        }
+    }
+
+    private static String rejectSummary(final EngineService service) {
+        final long[] counts = service.rejectCounts();
+        final StringBuilder sb = new StringBuilder("accepted ").append(counts[0]);
+        for (int i = 1; i < counts.length; i++) {
+            if (counts[i] > 0) {
+                sb.append(", ").append(RejectReason.fromOrdinal(i)).append(' ').append(counts[i]);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String version() {
+        final String version = EngineMain.class.getPackage().getImplementationVersion();
+        return version == null ? "(development build)" : version;
+    }
+
+    private static void log(final String format, final Object... args) {
+        System.out.println(java.time.Instant.now() + " " + String.format(Locale.ROOT, format, args));
+        System.out.flush();
+    }
+
+    private static String value(final String[] args, final int index, final String option) {
+        if (index >= args.length) {
+            fail(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static void fail(final String message) {
+        System.err.println("engine: " + message);
+        System.err.println("Try 'bin/engine --help'.");
+        System.exit(2);
+    }
+}

@@ -1,0 +1,232 @@
+package io.chronex.engine.process;
+
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.TimeInForce;
+import io.chronex.engine.api.OrderType;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.Hops;
+import io.chronex.replay.JournalSummary;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * kill -9 of the engine process at random points while commands stream in, 20 times, restarting
+ * it each time: every command is answered exactly once, and the results and final state equal an
+ * uninterrupted run's. The engine is a real child JVM; nothing here asserts on time.
+ */
+class EngineKillTest {
+    private static final int COMMANDS = 200_000;
+    private static final int KILLS = 20;
+    private static final String CONFIG = """
+        riskChecks: all
+        createAccountsOnFirstUse: true
+        defaultAccount: {maxOpenOrders: 200, selfTradePrevention: CANCEL_RESTING}
+        symbols:
+          - {id: 1, tickSize: 1, lotSize: 1}
+          - {id: 2, tickSize: 5, lotSize: 10, priceBandBasisPoints: 2000, referencePrice: 1000}
+        """;
+
+    @TempDir
+    Path tmp;
+    private final List<Process> started = new ArrayList<>();
+
+    @AfterEach
+    void stopEverything() throws InterruptedException {
+        for (final Process process : started) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A mixed stream on two symbols: resting and crossing orders, IOCs, cancels, moves, reduces, some rejects. */
+    private static void fill(final Command c, final SplittableRandom random, final int i) {
+        final long account = 1 + random.nextInt(30);
+        final int symbol = 1 + random.nextInt(2);
+        final long tick = symbol == 1 ? 1 : 5;
+        final long lot = symbol == 1 ? 1 : 10;
+        switch (random.nextInt(10)) {
+            case 0 -> c.cancel(account, 1 + random.nextInt(i + 1));
+            case 1, 2 -> c.move(account, 1 + random.nextInt(i + 1), tick * (190 + random.nextInt(21)));
+            case 3 -> c.reduce(account, 1 + random.nextInt(i + 1), lot);
+            default -> c.newOrder(account, symbol, i + 1, random.nextBoolean() ? Side.BUY : Side.SELL, OrderType.LIMIT,
+                random.nextInt(8) == 0 ? TimeInForce.IOC : TimeInForce.GTC, tick * (190 + random.nextInt(21)), lot * (1 + random.nextInt(9)));
+        }
+    }
+
+    private static void append(final ExcerptAppender appender, final Command c, final Hops hops) {
+        hops.clear();
+        hops.gatewayAppendNanos = System.nanoTime();
+        try (DocumentContext dc = appender.writingDocument()) {
+            CommandCodec.write(dc.wire().bytes(), c, hops);
+        }
+    }
+
+    Process startEngine(final Path dataDir, final Path config, final int run) throws IOException {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
+        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+            EngineMain.class.getName(), "--data-dir", dataDir.toString(), "--config", config.toString(), "--idle", "backoff"));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
+            .redirectOutput(tmp.resolve("engine-" + run + ".log").toFile()).start();
+        started.add(process);
+        return process;
+    }
+
+    /** Counts events excerpts as they appear, through one tailer kept across engine restarts. */
+    private static long countNew(final ExcerptTailer tailer) {
+        long count = 0;
+        while (true) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return count;
+                }
+                count++;
+            }
+        }
+    }
+
+    private static void waitUntil(final java.util.function.BooleanSupplier condition, final String what, final Process engine, final Path log)
+        throws Exception {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!condition.getAsBoolean()) {
+            if (!engine.isAlive()) {
+                fail("the engine died while waiting for " + what + ":\n" + Files.readString(log));
+            }
+            if (System.nanoTime() > deadline) {
+                fail("gave up waiting for " + what + ":\n" + Files.readString(log));
+            }
+            Thread.onSpinWait();
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+
+    @Test
+    void killNineAtRandomPointsLosesAndRepeatsNothing() throws Exception {
+        final Path config = Files.writeString(tmp.resolve("engine.yaml"), CONFIG);
+        final EngineConfig engineConfig = EngineConfigFile.load(config);
+        final DataDirectory data = DataDirectory.open(tmp.resolve("killed"));
+        final SplittableRandom random = new SplittableRandom(2026);
+
+        // A feeder appends the stream while the engine is killed and restarted underneath it.
+        final AtomicReference<Throwable> feederFailure = new AtomicReference<>();
+        final Thread feeder = new Thread(() -> {
+            final SplittableRandom commands = new SplittableRandom(7);
+            final Command c = new Command();
+            final Hops hops = new Hops();
+            try (SingleChronicleQueue queue = data.commands()) {
+                final ExcerptAppender appender = queue.createAppender();
+                for (int i = 0; i < COMMANDS; i++) {
+                    fill(c, commands, i);
+                    append(appender, c, hops);
+                    if (i % 2_000 == 1_999) {
+                        TimeUnit.MILLISECONDS.sleep(20);
+                    }
+                }
+            } catch (final Throwable t) {
+                feederFailure.set(t);
+            }
+        }, "feeder");
+        feeder.start();
+
+        long answered = 0;
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer eventsTailer = events.createTailer();
+            for (int run = 0; run < KILLS; run++) {
+                final Process engine = startEngine(data.root(), config, run);
+                final long before = answered + countNew(eventsTailer);
+                final long[] seen = {before};
+                // Kill only once it is answering again, a random moment into its work.
+                waitUntil(() -> (seen[0] += countNew(eventsTailer)) > before || !feeder.isAlive() && seen[0] >= COMMANDS,
+                    "restart " + run + " to answer", engine, tmp.resolve("engine-" + run + ".log"));
+                TimeUnit.MILLISECONDS.sleep(random.nextInt(150));
+                engine.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                answered = seen[0] + countNew(eventsTailer);
+            }
+            feeder.join(TimeUnit.MINUTES.toMillis(3));
+            if (feederFailure.get() != null) {
+                throw new AssertionError("the feeder failed", feederFailure.get());
+            }
+            final Process last = startEngine(data.root(), config, KILLS);
+            final long[] total = {answered};
+            waitUntil(() -> (total[0] += countNew(eventsTailer)) >= COMMANDS - 0, "the last commands", last, tmp.resolve("engine-" + KILLS + ".log"));
+            last.destroy();
+            assertEquals(0, last.waitFor(30, TimeUnit.SECONDS) ? last.exitValue() : -1, "SIGTERM ends the engine cleanly");
+            assertTrue(Files.readString(tmp.resolve("engine-" + KILLS + ".log")).contains("engine stopping"));
+        }
+
+        final JournalSummary.Summary summary = JournalSummary.summarize(data);
+        assertEquals(COMMANDS, summary.commands());
+        assertEquals(COMMANDS, summary.answered(), summary.resultLine());
+        assertEquals(0, summary.duplicates(), summary.resultLine());
+        assertEquals(0, summary.missing(), summary.resultLine());
+
+        // The same journal, answered without interruption, in-process, must give the same results and state.
+        final DataDirectory calm = DataDirectory.open(tmp.resolve("calm"));
+        try (SingleChronicleQueue queue = calm.commands()) {
+            final ExcerptAppender appender = queue.createAppender();
+            final SplittableRandom commands = new SplittableRandom(7);
+            final Command c = new Command();
+            final Hops hops = new Hops();
+            for (int i = 0; i < COMMANDS; i++) {
+                fill(c, commands, i);
+                append(appender, c, hops);
+            }
+        }
+        final long calmHash;
+        try (EngineService service = new EngineService(calm, engineConfig)) {
+            while (service.poll()) {
+                // drain
+            }
+            calmHash = service.stateHash();
+        }
+        final List<String> calmResults = new ArrayList<>();
+        final List<String> killedResults = new ArrayList<>();
+        EngineServiceTest.answeredIndices(calm, calmResults);
+        EngineServiceTest.answeredIndices(data, killedResults);
+        assertEquals(calmResults.size(), killedResults.size());
+        for (int i = 0; i < calmResults.size(); i++) {
+            if (!calmResults.get(i).equals(killedResults.get(i))) {
+                fail("result " + i + " differs after kills:\n" + killedResults.get(i) + "\nuninterrupted:\n" + calmResults.get(i));
+            }
+        }
+        try (EngineService recovered = new EngineService(data, engineConfig)) {
+            assertEquals(calmHash, recovered.stateHash(), "final state hash after 20 kills equals the uninterrupted run's");
+        }
+        assertEquals(summary, JournalSummary.summarize(data), "reading twice gives the same summary");
+        // The kills must have landed at different points of the work, not all before or after it.
+        final java.util.Set<String> recoveryPoints = new java.util.HashSet<>();
+        for (int run = 1; run <= KILLS; run++) {
+            final java.util.regex.Matcher m = java.util.regex.Pattern.compile("recovered through journal index (\\S+)")
+                .matcher(Files.readString(tmp.resolve("engine-" + run + ".log")));
+            assertTrue(m.find(), "engine-" + run + ".log has no start line");
+            recoveryPoints.add(m.group(1));
+        }
+        assertTrue(recoveryPoints.size() >= KILLS - 2, "restarts recovered from only " + recoveryPoints.size() + " distinct points");
+    }
+}

@@ -1,0 +1,159 @@
+package io.chronex.engine.process;
+
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.SymbolSpec;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engine on real queues: one events excerpt per command, exactly once across restarts, garbage answered and survived. */
+class EngineServiceTest {
+    private static final EngineConfig CONFIG = EngineConfig.noRiskChecks(SymbolSpec.plain(1));
+
+    @TempDir
+    Path tmp;
+
+    /** Appends a trading stream: orders around 100 from 20 accounts, with cancels and moves of earlier orders. */
+    static List<Long> appendCommands(final DataDirectory data, final int count, final long seed) {
+        final List<Long> indices = new ArrayList<>();
+        final SplittableRandom random = new SplittableRandom(seed);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 0; i < count; i++) {
+                final long account = 1 + random.nextInt(20);
+                switch (random.nextInt(5)) {
+                    case 0 -> c.cancel(account, 1 + random.nextInt(i + 1));
+                    case 1 -> c.move(account, 1 + random.nextInt(i + 1), 90 + random.nextInt(21));
+                    default -> c.limit(account, 1, i + 1, random.nextBoolean() ? Side.BUY : Side.SELL, 90 + random.nextInt(21), 1 + random.nextInt(10));
+                }
+                hops.clear();
+                hops.gatewayAppendNanos = System.nanoTime();
+                try (DocumentContext dc = appender.writingDocument()) {
+                    CommandCodec.write(dc.wire().bytes(), c, hops);
+                }
+                indices.add(appender.lastIndexAppended());
+            }
+        }
+        return indices;
+    }
+
+    /** Every events excerpt's command index, in order, and their results' canonical text. */
+    static List<Long> answeredIndices(final DataDirectory data, final List<String> results) {
+        final List<Long> indices = new ArrayList<>();
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return indices;
+                    }
+                    assertEquals(DecodeStatus.OK, EventCodec.read(dc.wire().bytes(), header, result));
+                    indices.add(header.commandIndex);
+                    results.add(result.toString());
+                }
+            }
+        }
+    }
+
+    private static long drain(final EngineService service, final long max) {
+        long processed = 0;
+        while (processed < max && service.poll()) {
+            processed++;
+        }
+        return processed;
+    }
+
+    @Test
+    void everyCommandIsAnsweredOnceInJournalOrder() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        final List<Long> journal = appendCommands(data, 5_000, 1);
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            assertEquals(-1, service.recoveredThrough());
+            assertEquals(5_000, drain(service, Long.MAX_VALUE));
+        }
+        assertEquals(journal, answeredIndices(data, new ArrayList<>()));
+    }
+
+    @Test
+    void restartsResumeAfterTheLastAnsweredCommandAndEndInTheSameState() {
+        final DataDirectory whole = DataDirectory.open(tmp.resolve("whole"));
+        appendCommands(whole, 6_000, 2);
+        final long expectedHash;
+        final List<String> expectedResults = new ArrayList<>();
+        try (EngineService service = new EngineService(whole, CONFIG)) {
+            drain(service, Long.MAX_VALUE);
+            expectedHash = service.stateHash();
+        }
+        answeredIndices(whole, expectedResults);
+
+        final DataDirectory interrupted = DataDirectory.open(tmp.resolve("interrupted"));
+        final List<Long> journal = appendCommands(interrupted, 6_000, 2);
+        long hash = 0;
+        for (final long stop : new long[]{1, 999, 2_500, 2_501, 4_000, Long.MAX_VALUE}) {
+            try (EngineService service = new EngineService(interrupted, CONFIG)) {
+                drain(service, stop == Long.MAX_VALUE ? stop : 1 + stop % 1_700);
+                hash = service.stateHash();
+            }
+        }
+        try (EngineService service = new EngineService(interrupted, CONFIG)) {
+            assertEquals(journal.get(journal.size() - 1), service.recoveredThrough());
+            assertEquals(6_000, service.replayedCommands());
+            assertEquals(0, drain(service, Long.MAX_VALUE), "nothing left to answer");
+            assertEquals(hash, service.stateHash());
+        }
+        final List<String> results = new ArrayList<>();
+        assertEquals(journal, answeredIndices(interrupted, results), "each command answered once, in order");
+        assertEquals(expectedResults, results, "the same results as the uninterrupted run");
+        assertEquals(expectedHash, hash);
+    }
+
+    @Test
+    void garbageInTheJournalIsAnsweredAsMalformedAndTheEngineGoesOn() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 10, 3);
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            try (DocumentContext dc = appender.writingDocument()) {
+                dc.wire().bytes().writeByte((byte) 'Z').writeLong(42);
+            }
+            try (DocumentContext dc = appender.writingDocument()) {
+                dc.wire().bytes().writeByte(CommandCodec.MESSAGE_TYPE).writeByte(CommandCodec.VERSION).writeInt(7);
+            }
+        }
+        appendCommands(data, 10, 4);
+        final List<String> results = new ArrayList<>();
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            assertEquals(22, drain(service, Long.MAX_VALUE));
+            assertEquals(2, service.rejectCounts()[RejectReason.MALFORMED_COMMAND.ordinal()]);
+        }
+        answeredIndices(data, results);
+        assertTrue(results.get(10).contains("REJECTED MALFORMED_COMMAND"), results.get(10));
+        assertTrue(results.get(11).contains("REJECTED MALFORMED_COMMAND"), results.get(11));
+        assertEquals(22, results.size());
+    }
+}

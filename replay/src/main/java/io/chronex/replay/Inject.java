@@ -1,0 +1,97 @@
+package io.chronex.replay;
+
+import io.chronex.engine.api.Command;
+import io.chronex.engine.workload.ExchangeCoreCsv;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** bin/inject: appends an exchange-core-format CSV to the commands journal the way a gateway would. */
+public final class Inject {
+    static final String USAGE = """
+        Usage: bin/inject --data-dir DIR [--rate R] [--symbol ID] FILE
+
+        Appends every command of an exchange-core-format CSV (plain or .gz; see
+        shared/workloads/ec-1M/README.md) to DIR/commands with the same schema and timestamps a
+        gateway writes (gateway id 0), then prints 'RESULT appended=N'.
+
+          --data-dir DIR   the data directory (created if missing; default ./data)
+          --rate R         commands per second, paced from the intended send times (default: as fast as possible)
+          --symbol ID      symbol id for the stream's commands (default 40000, as config/exchange-core-bench.yaml)
+          --help           this text
+        """;
+
+    private Inject() {
+    }
+
+    public static void main(final String[] args) throws IOException {
+        Path dataDir = Path.of("data");
+        Path file = null;
+        long rate = 0;
+        int symbol = 40000;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--help", "-h" -> {
+                    System.out.print(USAGE);
+                    return;
+                }
+                case "--data-dir" -> dataDir = Path.of(Cli.value(args, ++i, "inject"));
+                case "--rate" -> rate = Cli.positive(args, ++i, "inject");
+                case "--symbol" -> symbol = (int) Cli.positive(args, ++i, "inject");
+                default -> {
+                    if (args[i].startsWith("-") || file != null) {
+                        Cli.fail("inject", "unexpected argument " + args[i]);
+                    }
+                    file = Path.of(args[i]);
+                }
+            }
+        }
+        if (file == null || !Files.isReadable(file)) {
+            Cli.fail("inject", file == null ? "missing FILE" : "cannot read " + file);
+        }
+        final DataDirectory data = Cli.open(dataDir, "inject");
+        final ExchangeCoreCsv stream = ExchangeCoreCsv.load(file, symbol);
+        final long start = System.nanoTime();
+        final long appended = append(data, stream, rate);
+        final double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf(Locale.ROOT, "appended %,d commands to %s in %.2f s (%.0f/s)%n", appended, data.root().resolve("commands"),
+            seconds, appended / seconds);
+        System.out.println("RESULT appended=" + appended);
+    }
+
+    /** Appends the whole stream; paced at rate commands per second when rate > 0. */
+    public static long append(final DataDirectory data, final ExchangeCoreCsv stream, final long rate) {
+        final Command command = new Command();
+        final Hops hops = new Hops();
+        final long start = System.nanoTime();
+        final long epochOffset = System.currentTimeMillis() * 1_000_000L - start;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int row = 0; row < stream.size(); row++) {
+                if (rate > 0) {
+                    final long intended = start + row * 1_000_000_000L / rate;
+                    while (System.nanoTime() < intended) {
+                        Thread.onSpinWait();
+                    }
+                }
+                final long read = System.nanoTime();
+                stream.commandAt(row, command);
+                hops.gatewayReadNanos = read;
+                hops.receiptEpochNanos = epochOffset + read;
+                try (DocumentContext dc = appender.writingDocument()) {
+                    hops.gatewayAppendNanos = System.nanoTime();
+                    CommandCodec.write(dc.wire().bytes(), command, hops);
+                }
+            }
+        }
+        return stream.size();
+    }
+}

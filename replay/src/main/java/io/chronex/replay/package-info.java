@@ -1,2 +1,0 @@
-/** The replay process. Placeholder until its issue is built. */
-package io.chronex.replay;
