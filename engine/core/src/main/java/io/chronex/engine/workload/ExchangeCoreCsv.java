@@ -178,6 +178,20 @@ public final class ExchangeCoreCsv {
         return buy[row] ? Side.BUY : Side.SELL;
     }
 
+    /** The row as the file wrote it (reservePrice, which the loader drops, left empty), for failure messages. */
+    public String describe(final int row) {
+        final String type = switch (kind[row]) {
+            case PLACE_GTC -> "GTC";
+            case PLACE_IOC -> "IOC";
+            case PLACE_FOK_BUDGET -> "FOK_BUDGET";
+            default -> "";
+        };
+        final boolean place = type.length() > 0;
+        return row + "," + (fillPhase[row] ? 'F' : 'B') + "," + commandName(row) + "," + account[row] + "," + orderId[row] + ","
+            + (buy[row] ? "BID" : "ASK") + "," + type + "," + (place || kind[row] == MOVE ? Long.toString(price[row]) : "") + ",,"
+            + (place || kind[row] == REDUCE ? Long.toString(quantity[row]) : "");
+    }
+
     /** The row's command name as the file writes it: PLACE, MOVE, CANCEL or REDUCE. */
     public String commandName(final int row) {
         return switch (kind[row]) {

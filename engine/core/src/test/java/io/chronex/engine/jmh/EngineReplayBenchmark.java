@@ -34,9 +34,10 @@ import java.util.stream.LongStream;
  * One engine thread replaying exchange-core's ec-1M stream. An invocation replays the benchmark
  * phase (1,000,000 commands) on a fresh engine that holds the pre-fill book and was sized up front
  * for the stream; one op is one command. {@code -prof gc}'s gc.alloc.rate.norm counts the
- * per-invocation set-up too (a new engine and the pre-fill, about 1.2 MB per million commands), so
+ * per-invocation set-up too (a new engine and the pre-fill, about 1.07 MB per million commands), so
  * the replay loop's own allocation is measured exactly with the thread's allocation counter and
  * reported as the auxiliary counters replayAllocatedBytes / replayedCommands.
+ * {@link EngineSteadyStateBenchmark} builds no engine while measuring, so its gc.alloc.rate.norm is clean.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

@@ -57,6 +57,18 @@ class ExchangeCoreCsvTest {
     }
 
     @Test
+    void describeGivesTheRowBackWithoutItsReservePrice() throws IOException {
+        final Path file = dir.resolve("plain.csv");
+        Files.writeString(file, ROWS);
+        final ExchangeCoreCsv csv = ExchangeCoreCsv.load(file, 5);
+        final String[] lines = ROWS.split("\n");
+        assertEquals(lines[1].replace(",200,", ",,"), csv.describe(0));
+        for (int row = 1; row < csv.size(); row++) {
+            assertEquals(lines[row + 1], csv.describe(row));
+        }
+    }
+
+    @Test
     void gzipIsRecognisedByItsContentNotItsName() throws IOException {
         final Path file = dir.resolve("no-extension");
         try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {

@@ -14,16 +14,30 @@ final class Workloads {
     private Workloads() {
     }
 
+    /**
+     * The Maven root: surefire passes it as chronex.root; an IDE run may not, so walk up from the
+     * working directory. Either way the root is recognised by its pom listing the engine module,
+     * not merely by a folder named engine (engine/ itself holds the engine modules).
+     */
     static Path projectRoot() {
         final String property = System.getProperty("chronex.root");
-        Path dir = property != null ? Path.of(property).toAbsolutePath() : Path.of("").toAbsolutePath();
-        while (dir != null && !Files.isDirectory(dir.resolve("engine")) ) {
-            dir = dir.getParent();
+        final Path start = (property != null && !property.isBlank() ? Path.of(property) : Path.of("")).toAbsolutePath().normalize();
+        for (Path dir = start; dir != null; dir = dir.getParent()) {
+            if (isProjectRoot(dir)) {
+                return dir;
+            }
         }
-        if (dir == null) {
-            fail("cannot find the project root (a folder holding engine/) from " + property + " or " + Path.of("").toAbsolutePath());
+        return fail("cannot find the project root (a folder whose pom.xml has <module>engine</module>) at or above " + start
+            + (property != null ? " (from -Dchronex.root)" : " (the working directory)"));
+    }
+
+    private static boolean isProjectRoot(final Path dir) {
+        final Path pom = dir.resolve("pom.xml");
+        try {
+            return Files.isRegularFile(pom) && Files.readString(pom).contains("<module>engine</module>");
+        } catch (final IOException e) {
+            return false;
         }
-        return dir;
     }
 
     /** The workload folder, or a failure that says where it was looked for. */
