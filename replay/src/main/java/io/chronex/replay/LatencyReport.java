@@ -1,0 +1,108 @@
+package io.chronex.replay;
+
+import io.chronex.engine.api.Result;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.HdrHistogram.Histogram;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * bin/latency-report: per-hop latency percentiles and throughput from the timestamps every events
+ * excerpt carries. All hops use System.nanoTime, which every process on the host shares.
+ */
+public final class LatencyReport {
+    static final String USAGE = """
+        Usage: bin/latency-report --data-dir DIR [--skip N]
+
+        Reads DIR/events and prints, for each hop, p50 p90 p99 p99.9 p99.99 max in microseconds:
+          journal   gateway append -> engine read   (the commands queue hop, including any queueing)
+          match     engine read    -> engine done   (decode + match)
+          events    engine done    -> engine append (encode start)
+          total     gateway append -> engine append
+        and the engine's throughput from its first read to its last append.
+
+          --skip N   ignore the first N results (warm-up; default 0)
+        """;
+
+    private LatencyReport() {
+    }
+
+    public static void main(final String[] args) {
+        Path dataDir = Path.of("data");
+        long skip = 0;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--help", "-h" -> {
+                    System.out.print(USAGE);
+                    return;
+                }
+                case "--data-dir" -> dataDir = Path.of(Cli.value(args, ++i, "latency-report"));
+                case "--skip" -> skip = Cli.positive(args, ++i, "latency-report");
+                default -> Cli.fail("latency-report", "unexpected argument " + args[i]);
+            }
+        }
+        report(Cli.open(dataDir, "latency-report"), skip, System.out);
+    }
+
+    public static long report(final DataDirectory data, final long skip, final PrintStream out) {
+        final String[] names = {"journal", "match", "events", "total"};
+        final Histogram[] hops = new Histogram[names.length];
+        for (int i = 0; i < hops.length; i++) {
+            hops[i] = new Histogram(60_000_000_000L, 3);
+        }
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
+        long seen = 0;
+        long firstRead = Long.MAX_VALUE;
+        long lastAppend = Long.MIN_VALUE;
+        long timed = 0;
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    if (EventCodec.read(dc.wire().bytes(), header, result) != DecodeStatus.OK || seen++ < skip) {
+                        continue;
+                    }
+                    final Hops h = header.hops;
+                    firstRead = Math.min(firstRead, h.engineReadNanos);
+                    lastAppend = Math.max(lastAppend, h.engineAppendNanos);
+                    if (h.gatewayAppendNanos != 0) {
+                        hops[0].recordValue(Math.max(0, h.engineReadNanos - h.gatewayAppendNanos));
+                        hops[3].recordValue(Math.max(0, h.engineAppendNanos - h.gatewayAppendNanos));
+                    }
+                    hops[1].recordValue(Math.max(0, h.engineDoneNanos - h.engineReadNanos));
+                    hops[2].recordValue(Math.max(0, h.engineAppendNanos - h.engineDoneNanos));
+                    timed++;
+                }
+            }
+        }
+        out.printf(Locale.ROOT, "%d results (%d skipped)%n", timed, Math.min(skip, seen));
+        out.printf(Locale.ROOT, "%-8s %9s %9s %9s %9s %9s %9s  (microseconds)%n", "hop", "p50", "p90", "p99", "p99.9", "p99.99", "max");
+        for (int i = 0; i < hops.length; i++) {
+            final Histogram h = hops[i];
+            if (h.getTotalCount() == 0) {
+                continue;
+            }
+            out.printf(Locale.ROOT, "%-8s %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f%n", names[i], h.getValueAtPercentile(50) / 1e3,
+                h.getValueAtPercentile(90) / 1e3, h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+                h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
+        }
+        if (timed > 1 && lastAppend > firstRead) {
+            out.printf(Locale.ROOT, "engine throughput: %.2f M commands/s (first read to last append, %.3f s)%n",
+                timed / ((lastAppend - firstRead) / 1e3), (lastAppend - firstRead) / 1e9);
+        }
+        return timed;
+    }
+}
