@@ -3,6 +3,7 @@ package io.chronex.engine.process;
 import io.chronex.engine.api.EngineConfig;
 import io.chronex.engine.api.RejectReason;
 import io.chronex.queues.DataDirectory;
+import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** bin/engine: runs the engine service on a data directory until SIGTERM. */
 public final class EngineMain {
     static final String USAGE = """
-        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy] [--snapshot-every N]
+        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy] [--cpu N] [--snapshot-every N]
 
         Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
         command to DIR/events. On start it finds the last command answered, restores the newest good
@@ -30,6 +31,8 @@ public final class EngineMain {
           --idle MODE      what the engine thread does when the journal is empty:
                              backoff  spin, then yield, then park up to 1 ms (default: leaves a small box usable)
                              busy     spin without pause (lowest latency; give the engine a core of its own)
+          --cpu N          pin the engine thread to CPU N (Java-Thread-Affinity); with --idle busy, keep
+                           other work off that CPU (isolcpus/taskset). A CPU that cannot be had is a warning
           --snapshot-every N   write a snapshot to DIR/snapshots every N commands (default 1000000; 0 = only
                                on a SNAPSHOT command and at stop)
           --help           this text
@@ -46,6 +49,7 @@ public final class EngineMain {
         Path config = null;
         String idle = "backoff";
         long snapshotEvery = 1_000_000;
+        int cpu = -1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--help", "-h" -> {
@@ -55,6 +59,17 @@ public final class EngineMain {
                 case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
                 case "--config" -> config = Path.of(value(args, ++i, "--config"));
                 case "--idle" -> idle = value(args, ++i, "--idle");
+                case "--cpu" -> {
+                    final String value = value(args, ++i, "--cpu");
+                    try {
+                        cpu = Integer.parseInt(value);
+                    } catch (final NumberFormatException e) {
+                        cpu = -1;
+                    }
+                    if (cpu < 0 || cpu >= Runtime.getRuntime().availableProcessors()) {
+                        fail("--cpu must be a CPU number from 0 to " + (Runtime.getRuntime().availableProcessors() - 1) + ", not '" + value + "'");
+                    }
+                }
                 case "--snapshot-every" -> {
                     final String value = value(args, ++i, "--snapshot-every");
                     try {
@@ -97,7 +112,22 @@ public final class EngineMain {
             fail(e.getMessage());
             return;
         }
-        run(data, engineConfig, idleStrategy, idle, snapshotEvery);
+        AffinityLock lock = null;
+        if (cpu >= 0) {
+            try {
+                lock = AffinityLock.acquireLock(cpu);
+                log("engine thread pinned: %s", lock.isAllocated() ? "CPU " + lock.cpuId() : "no (CPU " + cpu + " could not be reserved)");
+            } catch (final RuntimeException | LinkageError e) {
+                log("warning: cannot pin the engine thread to CPU %d: %s", cpu, e);
+            }
+        }
+        try {
+            run(data, engineConfig, idleStrategy, idle, snapshotEvery);
+        } finally {
+            if (lock != null) {
+                lock.release();
+            }
+        }
         // Chronicle may leave background threads behind; the queues are closed, so leave now.
         System.exit(0);
     }
@@ -135,7 +165,7 @@ public final class EngineMain {
                     if (now >= nextStatus) {
                         final long answered = service.answered();
                         log("status: %d commands answered (%.0f/s over the last minute), last journal index %s; %s",
-                            answered, (answered - answeredAtLastStatus) / 60.0, Long.toHexString(service.lastAnswered()), rejectSummary(service));
+                            answered, (answered - answeredAtLastStatus) / 60.0, journalIndex(service.lastAnswered()), rejectSummary(service));
                         answeredAtLastStatus = answered;
                         nextStatus = now + TimeUnit.MINUTES.toNanos(1);
                     }
@@ -144,12 +174,16 @@ public final class EngineMain {
             }
             final java.nio.file.Path snapshot = service.snapshot();
             log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
-                Long.toHexString(service.lastAnswered()), rejectSummary(service),
+                journalIndex(service.lastAnswered()), rejectSummary(service),
                 snapshot == null ? "no snapshot (nothing answered yet)"
                     : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(), service.lastSnapshotNanos() / 1e6));
         } finally {
             service.close();
         }
+    }
+
+    private static String journalIndex(final long index) {
+        return index < 0 ? "none" : Long.toHexString(index);
     }
 
     private static String rejectSummary(final EngineService service) {
