@@ -42,6 +42,7 @@ public final class SpecCommandStream {
     static final int[] SYMBOLS = {2, 65_539, -4};
     static final long[] TICK = {1, 5, 25};
     static final long[] LOT = {1, 10, 1};
+    private static final long[] BAND_BASIS_POINTS = {0, 500, 1_000};
     /** Mids start on a multiple of 1024 ticks, where a paged price ladder turns a page. */
     private static final long[] START_MID = {10_240, 51_200, 102_400};
     /** Orders each symbol should hold, roughly: more than this and cancels get likelier. */
@@ -83,6 +84,8 @@ public final class SpecCommandStream {
     private final int riskChecks;
     private final EngineConfig config;
     private final long[] mid = START_MID.clone();
+    /** Each symbol's reference price as the results tell it: the configured one, then trades and SET_REFERENCE_PRICE. */
+    private final long[] referencePrice = {0, START_MID[1], 0};
     private final long[] clientIdsIssued = new long[ACCOUNTS.length];
     private final boolean[] killSwitch = new boolean[ACCOUNTS.length];
     private final boolean[] halted = new boolean[SYMBOLS.length];
@@ -101,9 +104,9 @@ public final class SpecCommandStream {
         rnd = new SplittableRandom(seed);
         this.riskChecks = riskChecks;
         config = new EngineConfig(
-            List.of(new SymbolSpec(SYMBOLS[0], "ONE", 100, TICK[0], LOT[0], 0, 0),
-                new SymbolSpec(SYMBOLS[1], "FIVE", 100, TICK[1], LOT[1], 500, START_MID[1]),
-                new SymbolSpec(SYMBOLS[2], "QUARTER", 100, TICK[2], LOT[2], 1_000, 0)),
+            List.of(new SymbolSpec(SYMBOLS[0], "ONE", 100, TICK[0], LOT[0], BAND_BASIS_POINTS[0], 0),
+                new SymbolSpec(SYMBOLS[1], "FIVE", 100, TICK[1], LOT[1], BAND_BASIS_POINTS[1], START_MID[1]),
+                new SymbolSpec(SYMBOLS[2], "QUARTER", 100, TICK[2], LOT[2], BAND_BASIS_POINTS[2], 0)),
             List.of(new AccountSpec(1, 0, 0, 0, SelfTradePrevention.OFF),
                 new AccountSpec(2, 400, 0, 0, SelfTradePrevention.CANCEL_RESTING),
                 new AccountSpec(3, 0, 20_000_000, 40, SelfTradePrevention.CANCEL_INCOMING),
@@ -262,6 +265,8 @@ public final class SpecCommandStream {
             c.newOrder(ACCOUNTS[a], SYMBOLS[s], id, side, OrderType.LIMIT,
                 rnd.nextBoolean() ? TimeInForce.GTC : TimeInForce.DAY, priceNear(s, side), qty);
             c.postOnly = true;
+        } else if (flavour < 935) {
+            bandEdgeOrder(c, s, side, a, id, qty);
         } else if (flavour < 950) {
             // Far from the mid: outside the band where there is one, a deep level where there is not.
             final long far = mid[s] + (side == Side.BUY ? -1 : 1) * (mid[s] / 12 / TICK[s]) * TICK[s];
@@ -278,6 +283,38 @@ public final class SpecCommandStream {
                 c.clientOrderId = d.clientId;
             }
         }
+    }
+
+    /**
+     * A price on the tick at the edge of the band around the reference price, just inside or one tick
+     * outside; null when the symbol has no active band. The band's edge itself is allowed.
+     */
+    private Long bandEdgePrice(final int s) {
+        final long ref = referencePrice[s];
+        if (BAND_BASIS_POINTS[s] == 0 || ref <= 0 || ref > Command.MAX_PRICE / 10) {
+            return null;
+        }
+        final long reach = ref * BAND_BASIS_POINTS[s] / 10_000;
+        final boolean upper = rnd.nextBoolean();
+        final boolean inside = rnd.nextBoolean();
+        final long price;
+        if (upper) {
+            final long edge = (ref + reach) / TICK[s] * TICK[s];
+            price = inside ? edge : edge + TICK[s];
+        } else {
+            final long edge = (ref - reach + TICK[s] - 1) / TICK[s] * TICK[s];
+            price = inside ? edge : edge - TICK[s];
+        }
+        return price >= 1 ? price : null;
+    }
+
+    private void bandEdgeOrder(final Command c, final int s, final Side side, final int a, final long id, final long qty) {
+        final Long edge = bandEdgePrice(s);
+        final long price = edge == null ? priceNear(s, side) : edge;
+        // Through the book it would sweep to the edge, so then it is an IOC; on the passive side it rests.
+        final boolean aggressive = side == Side.BUY ? price > mid[s] : price < mid[s];
+        c.newOrder(ACCOUNTS[a], SYMBOLS[s], id, side, OrderType.LIMIT, aggressive ? TimeInForce.IOC : TimeInForce.GTC,
+            price, qty);
     }
 
     /** Valid but extreme: prices at 1 tick or MAX_PRICE, quantities at MAX_QUANTITY; products far past a long. */
@@ -452,10 +489,13 @@ public final class SpecCommandStream {
         target(c, o);
         final int s = o == null ? 0 : o.symbolIndex;
         final int roll = rnd.nextInt(100);
+        final Long edge = roll >= 12 && roll < 15 ? bandEdgePrice(s) : null;
         if (o != null && roll < 10) {
             c.price = o.price;
         } else if (roll < 12) {
             c.price = rnd.nextBoolean() ? TICK[s] : maxPriceOnTick(s);
+        } else if (edge != null) {
+            c.price = edge;
         } else {
             c.price = priceNear(s, rnd.nextBoolean() ? Side.BUY : Side.SELL);
         }
@@ -632,7 +672,7 @@ public final class SpecCommandStream {
             return;
         }
         switch (c.type) {
-            case NEW_ORDER -> c.newClientOrderId = 77;
+            case NEW_ORDER -> { c.newClientOrderId = 77; c.orderId = 1 + rnd.nextInt(1000); }
             case CANCEL -> { c.side = Side.SELL; c.price = 12_345; c.quantity = 7; c.timeInForce = TimeInForce.DAY; }
             case REDUCE -> { c.side = Side.BUY; c.price = 99; c.orderType = OrderType.MARKET; }
             case MOVE -> { c.quantity = 5; c.newClientOrderId = 4_242; c.timeInForce = TimeInForce.IOC; }
@@ -713,11 +753,15 @@ public final class SpecCommandStream {
                 }
             }
             case HALT, RESUME -> halted[symbolIndex(r.symbol)] = r.commandType == CommandType.HALT;
+            case SET_REFERENCE_PRICE -> referencePrice[symbolIndex(r.symbol)] = r.price;
             default -> { }
         }
         // The mid follows trading a little, so prices stay where the books are. Every command that
         // trades is about one order, so the fills are in the subject's symbol. Far-away trades
         // (a sweep reaching an extreme resting order) are not followed.
+        if (r.fillCount() > 0) {
+            referencePrice[symbolIndex(r.symbol)] = r.fill(r.fillCount() - 1).price;
+        }
         if (r.fillCount() > 0 && rnd.nextInt(8) == 0) {
             final int s = symbolIndex(r.symbol);
             final long price = r.fill(r.fillCount() - 1).price;
