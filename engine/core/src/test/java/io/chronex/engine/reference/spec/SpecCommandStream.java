@@ -45,8 +45,8 @@ public final class SpecCommandStream {
     private static final long[] BAND_BASIS_POINTS = {0, 500, 1_000};
     /** Mids start on a multiple of 1024 ticks, where a paged price ladder turns a page. */
     private static final long[] START_MID = {10_240, 51_200, 102_400};
-    /** Orders each symbol should hold, roughly: more than this and cancels get likelier. */
-    private static final int TARGET_LIVE_PER_SYMBOL = 110;
+    /** Orders each symbol should hold by default, roughly: more than this and cancels get likelier. */
+    static final int USUAL_LIVE_PER_SYMBOL = 110;
 
     /**
      * Accounts: the first five are configured; 0, Long.MAX_VALUE and -6 appear on first use (or
@@ -81,6 +81,7 @@ public final class SpecCommandStream {
     }
 
     private final SplittableRandom rnd;
+    private final int targetLivePerSymbol;
     private final int riskChecks;
     private final EngineConfig config;
     private final long[] mid = START_MID.clone();
@@ -101,7 +102,14 @@ public final class SpecCommandStream {
      * @param createAccountsOnFirstUse when false, the last three accounts exist only once SET_ACCOUNT_LIMITS creates them
      */
     public SpecCommandStream(final long seed, final int riskChecks, final boolean createAccountsOnFirstUse) {
+        this(seed, riskChecks, createAccountsOnFirstUse, USUAL_LIVE_PER_SYMBOL);
+    }
+
+    /** @param targetLivePerSymbol roughly how many orders each symbol's book settles at */
+    public SpecCommandStream(final long seed, final int riskChecks, final boolean createAccountsOnFirstUse,
+                             final int targetLivePerSymbol) {
         rnd = new SplittableRandom(seed);
+        this.targetLivePerSymbol = targetLivePerSymbol;
         this.riskChecks = riskChecks;
         config = new EngineConfig(
             List.of(new SymbolSpec(SYMBOLS[0], "ONE", 100, TICK[0], LOT[0], BAND_BASIS_POINTS[0], 0),
@@ -158,7 +166,8 @@ public final class SpecCommandStream {
         }
         final int roll = rnd.nextInt(1000);
         // Cancels grow likelier as the books fill, so the books settle instead of growing without bound.
-        final int cancelShare = Math.min(260, 60 + live.size() * 70 / (TARGET_LIVE_PER_SYMBOL * SYMBOLS.length));
+        final int cancelShare = Math.min(260, 60 * USUAL_LIVE_PER_SYMBOL / targetLivePerSymbol
+            + live.size() * 70 / (targetLivePerSymbol * SYMBOLS.length));
         if (roll < 25) {
             badInput(c);
         } else if (roll < 35) {
@@ -206,7 +215,9 @@ public final class SpecCommandStream {
 
     /** A price near the symbol's mid: mostly a few ticks on the passive side, sometimes through the spread. */
     private long priceNear(final int s, final Side side) {
-        final long ticksAway = (long) Math.floor(Math.abs(rnd.nextDouble() + rnd.nextDouble() + rnd.nextDouble() - 1.5) * 14) - 3;
+        // Deeper books come from fewer orders crossing: up to 3 ticks through the mid usually, 1 for deep books.
+        final long through = targetLivePerSymbol > USUAL_LIVE_PER_SYMBOL ? 1 : 3;
+        final long ticksAway = (long) Math.floor(Math.abs(rnd.nextDouble() + rnd.nextDouble() + rnd.nextDouble() - 1.5) * 14) - through;
         final long price = Math.max(TICK[s], side == Side.BUY ? mid[s] - ticksAway * TICK[s] : mid[s] + ticksAway * TICK[s]);
         // Without the tick check, off-tick prices are legal and must work like any other.
         return !riskOn(RiskCheck.TICK_AND_LOT) && TICK[s] > 1 && rnd.nextInt(4) == 0 ? price + rnd.nextLong(TICK[s]) : price;

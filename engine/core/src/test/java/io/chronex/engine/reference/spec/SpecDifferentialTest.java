@@ -48,23 +48,28 @@ final class SpecDifferentialTest {
         final int all = RiskCheck.all();
         // -Dspecdiff.commands=N shortens every stream, for a quick look while working; the default is the real test.
         final int n = Integer.getInteger("specdiff.commands", 180_000);
+        final int usual = SpecCommandStream.USUAL_LIVE_PER_SYMBOL;
+        // Engines sized for fewer orders than the books hold, so every growth path runs (1024 is the default).
         return Stream.of(
-            Arguments.of(0x5EED_0001L, all, true, n),
-            Arguments.of(0x5EED_0002L, all, true, n),
-            Arguments.of(0x5EED_0003L, all, false, n),
-            Arguments.of(0x5EED_0004L, all, true, n),
+            Arguments.of(0x5EED_0001L, all, true, 1024, usual, n),
+            Arguments.of(0x5EED_0002L, all, true, 0, usual, n),
+            Arguments.of(0x5EED_0003L, all, false, 16, usual, n),
+            Arguments.of(0x5EED_0004L, all, true, 64, usual, n),
             // Every check but self-trade prevention and halts: the other switches' off paths.
-            Arguments.of(0x5EED_0005L, all & ~RiskCheck.SELF_TRADE_PREVENTION.bit() & ~RiskCheck.HALT.bit(), true, n),
-            Arguments.of(0x5EED_0006L, 0, true, n));
+            Arguments.of(0x5EED_0005L, all & ~RiskCheck.SELF_TRADE_PREVENTION.bit() & ~RiskCheck.HALT.bit(), true, 1024, usual, n),
+            // No checks, so no open-order limits either: a higher book target and fewer crossing prices, so deeper books.
+            Arguments.of(0x5EED_0006L, 0, true, 0, usual * 5, n));
     }
 
-    @ParameterizedTest(name = "seed {0} risk checks {1} accounts on first use {2}: {3} commands")
+    @ParameterizedTest(name = "seed {0}, risk checks {1}, accounts on first use {2}, engine sized for {3} orders, "
+        + "book target {4}: {5} commands")
     @MethodSource("streams")
     void engineGivesTheSpecModelsResultForEveryCommandAndTheSameBooks(final long seed, final int riskChecks,
                                                                       final boolean createAccountsOnFirstUse,
+                                                                      final int expectedOrders, final int livePerSymbol,
                                                                       final int commands) {
-        final SpecCommandStream stream = new SpecCommandStream(seed, riskChecks, createAccountsOnFirstUse);
-        final MatchingEngine engine = new MatchingEngine(stream.config());
+        final SpecCommandStream stream = new SpecCommandStream(seed, riskChecks, createAccountsOnFirstUse, livePerSymbol);
+        final MatchingEngine engine = new MatchingEngine(stream.config(), expectedOrders);
         final SpecReference ref = new SpecReference(stream.config());
         final LevelBook rebuilt = new LevelBook();
         final Coverage coverage = new Coverage();
@@ -103,7 +108,9 @@ final class SpecDifferentialTest {
 
     private static void compareBooks(final long seed, final int index, final MatchingEngine engine, final SpecReference ref,
                                      final LevelBook rebuilt, final Coverage coverage) {
+        int resting = 0;
         for (final int symbol : SpecCommandStream.SYMBOLS) {
+            resting += ref.restingOrders(symbol);
             for (final Side side : Side.values()) {
                 final String where = "seed 0x" + Long.toHexString(seed) + " after command #" + index + ", symbol "
                     + symbol + " " + side;
@@ -116,6 +123,7 @@ final class SpecDifferentialTest {
             assertEquals(ref.bestBid(symbol), engine.bestBid(symbol), "best bid, symbol " + symbol);
             assertEquals(ref.bestAsk(symbol), engine.bestAsk(symbol), "best ask, symbol " + symbol);
         }
+        coverage.restingMax = Math.max(coverage.restingMax, resting);
     }
 
     private static String depth(final MatchingEngine e, final int symbol, final Side side) {
@@ -178,6 +186,7 @@ final class SpecDifferentialTest {
         long depthSamples;
         long depthTotal;
         int depthMax;
+        int restingMax;
 
         void count(final Command c, final Result r, final SpecReference ref, final int riskChecks) {
             commands++;
@@ -299,8 +308,9 @@ final class SpecDifferentialTest {
 
         @Override
         public String toString() {
-            return String.format("%,d commands, %,d fills, mean depth %.1f levels (max %d)%n  accepted %s%n  rejects %s"
-                    + "%n  cancels %s%n  self-trade %s", commands, fills, meanDepth(), depthMax, accepted, rejects,
+            return String.format("%,d commands, %,d fills, mean depth %.1f levels (max %d), up to %,d resting orders"
+                    + "%n  accepted %s%n  rejects %s%n  cancels %s%n  self-trade %s", commands, fills, meanDepth(), depthMax,
+                restingMax, accepted, rejects,
                 cancels, selfTrade);
         }
     }
