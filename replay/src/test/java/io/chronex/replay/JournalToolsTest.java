@@ -1,0 +1,112 @@
+package io.chronex.replay;
+
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.Fill;
+import io.chronex.engine.api.LevelChange;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.Side;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** journal-summary catches missing and duplicate answers; latency-report survives any hop length. */
+class JournalToolsTest {
+    @TempDir
+    Path tmp;
+
+    private static List<Long> appendCommands(final DataDirectory data, final int count) {
+        final List<Long> indices = new ArrayList<>();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 0; i < count; i++) {
+                try (DocumentContext dc = appender.writingDocument()) {
+                    CommandCodec.write(dc.wire().bytes(), new Command().limit(1, 7, i + 1, Side.BUY, 100, 1), new Hops());
+                }
+                indices.add(appender.lastIndexAppended());
+            }
+        }
+        return indices;
+    }
+
+    private static void answer(final ExcerptAppender appender, final long commandIndex, final long gatewayAppend, final long engineRead,
+                               final Result result) {
+        final EventHeader header = new EventHeader();
+        header.commandIndex = commandIndex;
+        header.hops.gatewayAppendNanos = gatewayAppend;
+        header.hops.engineReadNanos = engineRead;
+        header.hops.engineDoneNanos = engineRead + 500;
+        header.hops.engineAppendNanos = engineRead + 700;
+        try (DocumentContext dc = appender.writingDocument()) {
+            EventCodec.write(dc.wire().bytes(), header, result);
+        }
+    }
+
+    @Test
+    void summaryCountsMissingAndDuplicateAnswersAndRebuildsTheBook() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        final List<Long> journal = appendCommands(data, 5);
+        final Result resting = new Result();
+        resting.reset(CommandType.NEW_ORDER);
+        final LevelChange bid = resting.levelChange(7, Side.BUY, 100);
+        bid.quantity = 3;
+        bid.orderCount = 1;
+        final Result trade = new Result();
+        trade.reset(CommandType.NEW_ORDER);
+        final Fill fill = trade.addFill();
+        fill.price = 100;
+        fill.quantity = 2;
+        fill.takerSide = Side.SELL;
+        final LevelChange after = trade.levelChange(7, Side.BUY, 100);
+        after.quantity = 1;
+        after.orderCount = 1;
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptAppender appender = events.createAppender();
+            answer(appender, journal.get(0), 1, 2, resting);
+            answer(appender, journal.get(1), 1, 2, trade);
+            answer(appender, journal.get(1), 1, 2, trade);
+            answer(appender, journal.get(3), 1, 2, resting);
+        }
+        final JournalSummary.Summary summary = JournalSummary.summarize(data);
+        assertEquals("RESULT commands=5 answered=3 duplicates=1 missing=2 trades=2 volume=4 notional=400", summary.resultLine());
+        assertEquals(List.of("symbol=7 best_bid=100 best_ask=none"), summary.symbolLines());
+    }
+
+    @Test
+    void latencyReportHandlesHopsOfAnyLength() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        final List<Long> journal = appendCommands(data, 3);
+        final Result result = new Result();
+        result.reset(CommandType.NEW_ORDER);
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptAppender appender = events.createAppender();
+            answer(appender, journal.get(0), 1_000, 2_000, result);
+            // Drained three hours after it was appended: a real backlog, not an error.
+            answer(appender, journal.get(1), 1_000, 10_800_000_000_000L, result);
+            answer(appender, journal.get(2), 0, 10_800_000_010_000L, result);
+        }
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        assertEquals(3, LatencyReport.report(data, 0, new PrintStream(bytes, true, StandardCharsets.UTF_8)));
+        final String out = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("match"), out);
+        assertTrue(out.matches("(?s).*journal +1\\.00 .*"), out);
+        assertTrue(out.contains("engine throughput"), out);
+    }
+}
