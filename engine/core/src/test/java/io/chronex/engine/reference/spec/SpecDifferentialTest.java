@@ -1,0 +1,317 @@
+package io.chronex.engine.reference.spec;
+
+import io.chronex.engine.MatchingEngine;
+import io.chronex.engine.api.Cancel;
+import io.chronex.engine.api.CancelReason;
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.Fill;
+import io.chronex.engine.api.LevelChange;
+import io.chronex.engine.api.OrderStatus;
+import io.chronex.engine.api.OrderType;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.RiskCheck;
+import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.TimeInForce;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayDeque;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * MatchingEngine against the independent spec model on seeded random streams: after every command
+ * both results must be equal (their canonical text), and every {@value #DEPTH_EVERY} commands and
+ * at the end every book must be equal level by level, and equal to a book rebuilt from the engine's
+ * level changes alone. Each stream must also have exercised what its configuration makes possible,
+ * so the test cannot quietly go weak.
+ */
+final class SpecDifferentialTest {
+    private static final int DEPTH_EVERY = 1_000;
+    /** Commands kept for a failure message. */
+    private static final int HISTORY = 12;
+
+    static Stream<Arguments> streams() {
+        final int all = RiskCheck.all();
+        // -Dspecdiff.commands=N shortens every stream, for a quick look while working; the default is the real test.
+        final int n = Integer.getInteger("specdiff.commands", 180_000);
+        final int usual = SpecCommandStream.USUAL_LIVE_PER_SYMBOL;
+        // Engines sized for fewer orders than the books hold, so every growth path runs (1024 is the default).
+        return Stream.of(
+            Arguments.of(0x5EED_0001L, all, true, 1024, usual, n),
+            Arguments.of(0x5EED_0002L, all, true, 0, usual, n),
+            Arguments.of(0x5EED_0003L, all, false, 16, usual, n),
+            Arguments.of(0x5EED_0004L, all, true, 64, usual, n),
+            // Every check but self-trade prevention and halts: the other switches' off paths.
+            Arguments.of(0x5EED_0005L, all & ~RiskCheck.SELF_TRADE_PREVENTION.bit() & ~RiskCheck.HALT.bit(), true, 1024, usual, n),
+            // No checks, so no open-order limits either: a higher book target and fewer crossing prices, so deeper books.
+            Arguments.of(0x5EED_0006L, 0, true, 0, usual * 5, n));
+    }
+
+    @ParameterizedTest(name = "seed {0}, risk checks {1}, accounts on first use {2}, engine sized for {3} orders, "
+        + "book target {4}: {5} commands")
+    @MethodSource("streams")
+    void engineGivesTheSpecModelsResultForEveryCommandAndTheSameBooks(final long seed, final int riskChecks,
+                                                                      final boolean createAccountsOnFirstUse,
+                                                                      final int expectedOrders, final int livePerSymbol,
+                                                                      final int commands) {
+        final SpecCommandStream stream = new SpecCommandStream(seed, riskChecks, createAccountsOnFirstUse, livePerSymbol);
+        final MatchingEngine engine = new MatchingEngine(stream.config(), expectedOrders);
+        final SpecReference ref = new SpecReference(stream.config());
+        final LevelBook rebuilt = new LevelBook();
+        final Coverage coverage = new Coverage();
+        final ArrayDeque<String> history = new ArrayDeque<>();
+        final Command c = new Command();
+        final Command original = new Command();
+        final Result engineResult = new Result();
+        final Result refResult = new Result();
+
+        for (int i = 0; i < commands; i++) {
+            stream.next(c);
+            original.copyFrom(c);
+            engine.apply(c, engineResult);
+            ref.apply(c, refResult);
+            final String expected = refResult.toString();
+            final String actual = engineResult.toString();
+            if (!expected.equals(actual)) {
+                fail("seed 0x" + Long.toHexString(seed) + " command #" + i + ": " + original
+                    + "\n--- spec model:\n" + expected + "\n--- engine:\n" + actual
+                    + "\n--- the commands before it (newest last):\n" + String.join("\n", history));
+            }
+            history.addLast("#" + i + " " + original + "\n    -> " + expected.replace("\n", "\n    "));
+            if (history.size() > HISTORY) {
+                history.removeFirst();
+            }
+            rebuilt.apply(engineResult);
+            coverage.count(original, engineResult, ref, riskChecks);
+            stream.observe(original, engineResult);
+            if ((i + 1) % DEPTH_EVERY == 0 || i + 1 == commands) {
+                compareBooks(seed, i, engine, ref, rebuilt, coverage);
+            }
+        }
+        coverage.assertComplete(seed, riskChecks, createAccountsOnFirstUse);
+        System.out.printf("seed 0x%x: %s%n", seed, coverage);
+    }
+
+    private static void compareBooks(final long seed, final int index, final MatchingEngine engine, final SpecReference ref,
+                                     final LevelBook rebuilt, final Coverage coverage) {
+        int resting = 0;
+        for (final int symbol : SpecCommandStream.SYMBOLS) {
+            resting += ref.restingOrders(symbol);
+            for (final Side side : Side.values()) {
+                final String where = "seed 0x" + Long.toHexString(seed) + " after command #" + index + ", symbol "
+                    + symbol + " " + side;
+                final String engineDepth = depth(engine, symbol, side);
+                assertEquals(depth(ref, symbol, side), engineDepth, where + ": engine book differs from the spec model's");
+                assertEquals(rebuilt.depth(symbol, side), engineDepth,
+                    where + ": the engine's level changes do not rebuild its book");
+                coverage.depth(engine.levelCount(symbol, side));
+            }
+            assertEquals(ref.bestBid(symbol), engine.bestBid(symbol), "best bid, symbol " + symbol);
+            assertEquals(ref.bestAsk(symbol), engine.bestAsk(symbol), "best ask, symbol " + symbol);
+        }
+        coverage.restingMax = Math.max(coverage.restingMax, resting);
+    }
+
+    private static String depth(final MatchingEngine e, final int symbol, final Side side) {
+        final StringBuilder sb = new StringBuilder();
+        for (int d = 0; d < e.levelCount(symbol, side); d++) {
+            sb.append(e.levelPrice(symbol, side, d)).append(' ').append(e.levelQuantity(symbol, side, d))
+                .append('/').append(e.levelOrderCount(symbol, side, d)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String depth(final SpecReference r, final int symbol, final Side side) {
+        final StringBuilder sb = new StringBuilder();
+        for (int d = 0; d < r.levelCount(symbol, side); d++) {
+            sb.append(r.levelPrice(symbol, side, d)).append(' ').append(r.levelQuantity(symbol, side, d))
+                .append('/').append(r.levelOrderCount(symbol, side, d)).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** A book kept only from level changes, as a market-data consumer would keep it. */
+    private static final class LevelBook {
+        private final Map<String, TreeMap<Long, String>> sides = new TreeMap<>();
+
+        void apply(final Result r) {
+            for (int i = 0; i < r.levelChangeCount(); i++) {
+                final LevelChange lc = r.levelChange(i);
+                final TreeMap<Long, String> levels = side(lc.symbol, lc.side);
+                if (lc.quantity == 0 && lc.orderCount == 0) {
+                    levels.remove(lc.price);
+                } else {
+                    levels.put(lc.price, lc.quantity + "/" + lc.orderCount);
+                }
+            }
+        }
+
+        String depth(final int symbol, final Side side) {
+            final StringBuilder sb = new StringBuilder();
+            for (final Map.Entry<Long, String> e : side(symbol, side).entrySet()) {
+                sb.append(e.getKey()).append(' ').append(e.getValue()).append('\n');
+            }
+            return sb.toString();
+        }
+
+        private TreeMap<Long, String> side(final int symbol, final Side side) {
+            return sides.computeIfAbsent(symbol + " " + side,
+                k -> side == Side.BUY ? new TreeMap<>(java.util.Comparator.reverseOrder()) : new TreeMap<>());
+        }
+    }
+
+    /** What a stream exercised; {@link #assertComplete} fails when it missed something its configuration allows. */
+    private static final class Coverage {
+        final EnumMap<CommandType, Integer> accepted = new EnumMap<>(CommandType.class);
+        final EnumMap<RejectReason, Integer> rejects = new EnumMap<>(RejectReason.class);
+        final EnumMap<CancelReason, Integer> cancels = new EnumMap<>(CancelReason.class);
+        final EnumMap<SelfTradePrevention, Integer> selfTrade = new EnumMap<>(SelfTradePrevention.class);
+        final Set<String> flavours = new TreeSet<>();
+        long commands;
+        long fills;
+        long depthSamples;
+        long depthTotal;
+        int depthMax;
+        int restingMax;
+
+        void count(final Command c, final Result r, final SpecReference ref, final int riskChecks) {
+            commands++;
+            fills += r.fillCount();
+            if (r.isRejected()) {
+                rejects.merge(r.rejectReason, 1, Integer::sum);
+                return;
+            }
+            accepted.merge(r.commandType, 1, Integer::sum);
+            boolean makerRemovedForSelfTrade = false;
+            boolean takerStoppedForSelfTrade = false;
+            for (int i = 0; i < r.cancelCount(); i++) {
+                final Cancel x = r.cancel(i);
+                cancels.merge(x.reason, 1, Integer::sum);
+                if (x.reason == CancelReason.SELF_TRADE_PREVENTION) {
+                    if (x.orderId == r.orderId) {
+                        takerStoppedForSelfTrade = true;
+                    } else {
+                        makerRemovedForSelfTrade = true;
+                    }
+                }
+            }
+            // Which mode acted is told by the shape of the result, then checked against the taker's account.
+            final boolean stpOn = (riskChecks & RiskCheck.SELF_TRADE_PREVENTION.bit()) != 0;
+            final SelfTradePrevention mode = stpOn ? ref.selfTradePrevention(r.account) : SelfTradePrevention.OFF;
+            if (makerRemovedForSelfTrade || takerStoppedForSelfTrade) {
+                final SelfTradePrevention shape = makerRemovedForSelfTrade && takerStoppedForSelfTrade
+                    ? SelfTradePrevention.CANCEL_BOTH
+                    : makerRemovedForSelfTrade ? SelfTradePrevention.CANCEL_RESTING : SelfTradePrevention.CANCEL_INCOMING;
+                if (shape == mode) {
+                    selfTrade.merge(mode, 1, Integer::sum);
+                } else {
+                    flavours.add("self-trade shape " + shape + " under mode " + mode);
+                }
+            }
+            for (int i = 0; i < r.fillCount(); i++) {
+                final Fill f = r.fill(i);
+                if (f.takerAccount == f.makerAccount && mode == SelfTradePrevention.OFF) {
+                    selfTrade.merge(SelfTradePrevention.OFF, 1, Integer::sum);
+                }
+            }
+            if (r.commandType == CommandType.NEW_ORDER) {
+                final String kind = (r.orderType == OrderType.MARKET ? "MARKET " : "") + r.timeInForce
+                    + (c.postOnly ? " post-only" : "");
+                flavours.add(kind + " " + r.orderStatus);
+            } else if ((r.commandType == CommandType.MOVE || r.commandType == CommandType.REPLACE) && r.fillCount() > 0) {
+                flavours.add(r.commandType + " traded");
+            }
+            if (c.orderId != 0 && r.orderId == c.orderId && r.commandType != CommandType.NEW_ORDER) {
+                flavours.add(r.commandType + " by engine id");
+            }
+        }
+
+        void depth(final int levels) {
+            depthSamples++;
+            depthTotal += levels;
+            depthMax = Math.max(depthMax, levels);
+        }
+
+        double meanDepth() {
+            return depthSamples == 0 ? 0 : (double) depthTotal / depthSamples;
+        }
+
+        void assertComplete(final long seed, final int riskChecks, final boolean createAccountsOnFirstUse) {
+            final String who = "seed 0x" + Long.toHexString(seed) + ": ";
+            for (final CommandType type : CommandType.values()) {
+                assertTrue(accepted.getOrDefault(type, 0) > 0, who + "no accepted " + type);
+            }
+            final Set<RejectReason> expectedRejects = EnumSet.allOf(RejectReason.class);
+            // NONE is not a reject; MALFORMED_COMMAND is written only by the engine process, never the core.
+            expectedRejects.remove(RejectReason.NONE);
+            expectedRejects.remove(RejectReason.MALFORMED_COMMAND);
+            final Map<RiskCheck, Set<RejectReason>> byCheck = Map.of(
+                RiskCheck.HALT, EnumSet.of(RejectReason.SYMBOL_HALTED),
+                RiskCheck.KILL_SWITCH, EnumSet.of(RejectReason.KILL_SWITCH_ACTIVE),
+                RiskCheck.TICK_AND_LOT, EnumSet.of(RejectReason.PRICE_NOT_ON_TICK, RejectReason.QUANTITY_NOT_ON_LOT),
+                RiskCheck.PRICE_BAND, EnumSet.of(RejectReason.PRICE_OUTSIDE_BAND),
+                RiskCheck.MAX_ORDER_QUANTITY, EnumSet.of(RejectReason.MAX_ORDER_QUANTITY_EXCEEDED),
+                RiskCheck.MAX_ORDER_NOTIONAL, EnumSet.of(RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED),
+                RiskCheck.MAX_OPEN_ORDERS, EnumSet.of(RejectReason.MAX_OPEN_ORDERS_EXCEEDED));
+            for (final Map.Entry<RiskCheck, Set<RejectReason>> e : byCheck.entrySet()) {
+                if ((riskChecks & e.getKey().bit()) == 0) {
+                    expectedRejects.removeAll(e.getValue());
+                }
+            }
+            final Set<RejectReason> missing = EnumSet.copyOf(expectedRejects);
+            missing.removeAll(rejects.keySet());
+            assertTrue(missing.isEmpty(), who + "reject reasons never produced: " + missing);
+            final Set<RejectReason> impossible = EnumSet.copyOf(rejects.keySet());
+            impossible.removeAll(expectedRejects);
+            assertTrue(impossible.isEmpty(), who + "reject reasons this configuration should never give: " + impossible);
+
+            final boolean stpOn = (riskChecks & RiskCheck.SELF_TRADE_PREVENTION.bit()) != 0;
+            final Set<CancelReason> expectedCancels = EnumSet.allOf(CancelReason.class);
+            if (!stpOn) {
+                expectedCancels.remove(CancelReason.SELF_TRADE_PREVENTION);
+            }
+            assertEquals(expectedCancels, EnumSet.copyOf(cancels.keySet()), who + "cancel reasons seen");
+
+            final Set<SelfTradePrevention> expectedModes = stpOn
+                ? EnumSet.allOf(SelfTradePrevention.class) : EnumSet.of(SelfTradePrevention.OFF);
+            assertEquals(expectedModes, selfTrade.isEmpty() ? EnumSet.noneOf(SelfTradePrevention.class)
+                : EnumSet.copyOf(selfTrade.keySet()), who + "self-trade modes that fired");
+            assertTrue(flavours.stream().noneMatch(f -> f.startsWith("self-trade shape")),
+                who + "a self-trade result did not match its account's mode: " + flavours);
+
+            assertTrue(fills > commands / 8, who + "too few fills: " + fills + " in " + commands + " commands");
+            for (final String flavour : new String[] {"FOK FILLED", "FOK CANCELLED", "FOK_BUDGET FILLED",
+                "FOK_BUDGET CANCELLED", "IOC FILLED", "IOC CANCELLED", "GTC NEW", "GTC PARTIALLY_FILLED", "GTC FILLED",
+                "DAY NEW", "DAY PARTIALLY_FILLED", "GTC post-only NEW", "DAY post-only NEW",
+                "MARKET GTC FILLED", "MARKET IOC CANCELLED", "MARKET FOK FILLED", "MARKET FOK CANCELLED",
+                "MOVE traded", "REPLACE traded", "CANCEL by engine id", "REPLACE by engine id", "MOVE by engine id",
+                "REDUCE by engine id"}) {
+                assertTrue(flavours.contains(flavour), who + "never saw " + flavour + "; saw " + flavours);
+            }
+            // The books must have been books: several levels deep on average, not empty or one level.
+            assertTrue(meanDepth() >= 4 && meanDepth() <= 60, who + "mean depth " + meanDepth());
+        }
+
+        @Override
+        public String toString() {
+            return String.format("%,d commands, %,d fills, mean depth %.1f levels (max %d), up to %,d resting orders"
+                    + "%n  accepted %s%n  rejects %s%n  cancels %s%n  self-trade %s", commands, fills, meanDepth(), depthMax,
+                restingMax, accepted, rejects,
+                cancels, selfTrade);
+        }
+    }
+}

@@ -1,0 +1,872 @@
+package io.chronex.engine.reference.spec;
+
+import io.chronex.engine.api.AccountSpec;
+import io.chronex.engine.api.Cancel;
+import io.chronex.engine.api.CancelReason;
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.Fill;
+import io.chronex.engine.api.LevelChange;
+import io.chronex.engine.api.OrderStatus;
+import io.chronex.engine.api.OrderType;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.RiskCheck;
+import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.SymbolSpec;
+import io.chronex.engine.api.TimeInForce;
+
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A deliberately naive model of docs/engine.md, written from the spec alone, to judge MatchingEngine by.
+ *
+ * <p>Every resting order of a symbol sits in one ArrayList; the best price, a level's queue and an
+ * account's orders are all found by scanning and sorting that list again each time they are needed.
+ * Time priority is an insertion sequence number. Every product is a BigInteger, so no check can
+ * overflow. Slow on purpose: nothing here should need a second reading to believe.
+ */
+public final class SpecReference {
+    /** What the depth accessors answer for an empty side (the same value MatchingEngine uses). */
+    public static final long NO_PRICE = 0;
+
+    private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
+
+    /** One tradable symbol and every order resting in it, both sides, in no particular order. */
+    private static final class Sym {
+        final int id;
+        final long tick;
+        final long lot;
+        final long bandBasisPoints;
+        long referencePrice;
+        boolean halted;
+        final List<Ord> orders = new ArrayList<>();
+
+        Sym(final SymbolSpec spec) {
+            id = spec.id();
+            tick = spec.tickSize();
+            lot = spec.lotSize();
+            bandBasisPoints = spec.priceBandBasisPoints();
+            referencePrice = spec.referencePrice();
+        }
+    }
+
+    /** One account: limits, self-trade mode and kill switch. Its orders are found by scanning the books. */
+    private static final class Acct {
+        final long id;
+        long maxOrderQuantity;
+        long maxOrderNotional;
+        int maxOpenOrders;
+        SelfTradePrevention selfTradePrevention;
+        boolean killSwitch;
+
+        Acct(final long id, final long maxOrderQuantity, final long maxOrderNotional, final int maxOpenOrders,
+             final SelfTradePrevention selfTradePrevention) {
+            this.id = id;
+            this.maxOrderQuantity = maxOrderQuantity;
+            this.maxOrderNotional = maxOrderNotional;
+            this.maxOpenOrders = maxOpenOrders;
+            this.selfTradePrevention = selfTradePrevention;
+        }
+    }
+
+    /** One order, resting or on its way through a command. */
+    private static final class Ord {
+        long id;
+        long account;
+        long clientId;
+        int symbol;
+        Side side;
+        OrderType type;
+        TimeInForce tif;
+        boolean postOnly;
+        long price;
+        /** Total quantity (FIX OrderQty). */
+        long quantity;
+        long leaves;
+        long cum;
+        /** Arrival at the back of its level: smaller is older. */
+        long seq;
+        /** Left the book because trades took all of it (FILLED), as opposed to any kind of cancel. */
+        boolean filledOut;
+    }
+
+    private final TreeMap<Integer, Sym> symbols = new TreeMap<>();
+    private final TreeMap<Long, Acct> accounts = new TreeMap<>();
+    private final int riskChecks;
+    private final boolean createAccountsOnFirstUse;
+    private final AccountSpec defaultAccount;
+    private long lastOrderId;
+    private long lastTradeId;
+    private long lastSeq;
+
+    public SpecReference(final EngineConfig config) {
+        for (final SymbolSpec s : config.symbols()) {
+            symbols.put(s.id(), new Sym(s));
+        }
+        for (final AccountSpec a : config.accounts()) {
+            accounts.put(a.id(), new Acct(a.id(), a.maxOrderQuantity(), a.maxOrderNotional(), a.maxOpenOrders(),
+                a.selfTradePrevention()));
+        }
+        riskChecks = config.riskChecks();
+        createAccountsOnFirstUse = config.createAccountsOnFirstUse();
+        defaultAccount = config.defaultAccount();
+    }
+
+    // ------------------------------------------------------------------ commands
+
+    public void apply(final Command c, final Result r) {
+        r.reset(c.type);
+        if (c.type == null) {
+            reject(c, r, RejectReason.UNKNOWN_COMMAND);
+            return;
+        }
+        switch (c.type) {
+            case NEW_ORDER -> newOrder(c, r);
+            case CANCEL -> cancel(c, r);
+            case REDUCE -> reduce(c, r);
+            case MOVE -> move(c, r);
+            case REPLACE -> replace(c, r);
+            case MASS_CANCEL -> massCancel(c, r);
+            case KILL_SWITCH_ON, KILL_SWITCH_OFF -> killSwitch(c, r);
+            case HALT, RESUME -> halt(c, r);
+            case END_OF_DAY -> endOfDay(c, r);
+            case SET_REFERENCE_PRICE -> setReferencePrice(c, r);
+            case SET_ACCOUNT_LIMITS -> setAccountLimits(c, r);
+            case SNAPSHOT -> admin(c, r, 0);
+            default -> throw new AssertionError("command type the spec does not describe: " + c.type);
+        }
+        // Level entries were created when first touched; their contents are the state after the whole command.
+        for (int i = 0; i < r.levelChangeCount(); i++) {
+            final LevelChange lc = r.levelChange(i);
+            final List<Ord> level = level(symbols.get(lc.symbol), lc.side, lc.price);
+            long qty = 0;
+            for (final Ord o : level) {
+                qty += o.leaves;
+            }
+            lc.quantity = qty;
+            lc.orderCount = level.size();
+        }
+    }
+
+    private void newOrder(final Command c, final Result r) {
+        final Sym sym = symbols.get(c.symbol);
+        if (sym == null) {
+            reject(c, r, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        Acct acct = accounts.get(c.account);
+        if (acct == null) {
+            if (!createAccountsOnFirstUse) {
+                reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+                return;
+            }
+            // Created now and kept even if a later check rejects this order (the spec's one exception).
+            acct = new Acct(c.account, defaultAccount.maxOrderQuantity(), defaultAccount.maxOrderNotional(),
+                defaultAccount.maxOpenOrders(), defaultAccount.selfTradePrevention());
+            accounts.put(c.account, acct);
+        }
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        if (c.side == null || c.orderType == null || c.timeInForce == null || c.clientOrderId == 0
+            || (market && c.postOnly)
+            || (c.postOnly && (c.timeInForce == TimeInForce.IOC || c.timeInForce == TimeInForce.FOK || budget))
+            || (market && budget)) {
+            reject(c, r, RejectReason.INVALID_ORDER);
+            return;
+        }
+        if (!validQuantity(c.quantity)) {
+            reject(c, r, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        if (!market && !validPrice(c.price)) {
+            reject(c, r, RejectReason.INVALID_PRICE);
+            return;
+        }
+        if (findByClientId(c.account, c.clientOrderId) != null) {
+            reject(c, r, RejectReason.DUPLICATE_CLIENT_ORDER_ID);
+            return;
+        }
+        if (on(RiskCheck.HALT) && sym.halted) {
+            reject(c, r, RejectReason.SYMBOL_HALTED);
+            return;
+        }
+        if (on(RiskCheck.KILL_SWITCH) && acct.killSwitch) {
+            reject(c, r, RejectReason.KILL_SWITCH_ACTIVE);
+            return;
+        }
+        if (on(RiskCheck.TICK_AND_LOT)) {
+            if (c.quantity % sym.lot != 0) {
+                reject(c, r, RejectReason.QUANTITY_NOT_ON_LOT);
+                return;
+            }
+            if (!market && !budget && c.price % sym.tick != 0) {
+                reject(c, r, RejectReason.PRICE_NOT_ON_TICK);
+                return;
+            }
+        }
+        if (on(RiskCheck.PRICE_BAND) && !market && !budget && outsideBand(sym, c.price)) {
+            reject(c, r, RejectReason.PRICE_OUTSIDE_BAND);
+            return;
+        }
+        if (on(RiskCheck.MAX_ORDER_QUANTITY) && acct.maxOrderQuantity > 0 && c.quantity > acct.maxOrderQuantity) {
+            reject(c, r, RejectReason.MAX_ORDER_QUANTITY_EXCEEDED);
+            return;
+        }
+        if (on(RiskCheck.MAX_ORDER_NOTIONAL) && acct.maxOrderNotional > 0 && !market) {
+            final BigInteger notional = budget ? big(c.price) : big(c.price).multiply(big(c.quantity));
+            if (notional.compareTo(big(acct.maxOrderNotional)) > 0) {
+                reject(c, r, RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED);
+                return;
+            }
+        }
+        if (on(RiskCheck.MAX_OPEN_ORDERS) && acct.maxOpenOrders > 0 && ordersOf(acct.id, 0).size() >= acct.maxOpenOrders) {
+            reject(c, r, RejectReason.MAX_OPEN_ORDERS_EXCEEDED);
+            return;
+        }
+        if (c.postOnly && wouldCross(sym, c.side, c.price)) {
+            reject(c, r, RejectReason.POST_ONLY_WOULD_TAKE);
+            return;
+        }
+
+        final Ord o = new Ord();
+        o.id = ++lastOrderId;
+        o.account = c.account;
+        o.clientId = c.clientOrderId;
+        o.symbol = c.symbol;
+        o.side = c.side;
+        o.type = c.orderType;
+        o.tif = c.timeInForce;
+        o.postOnly = c.postOnly;
+        o.price = c.price;
+        o.quantity = c.quantity;
+        o.leaves = c.quantity;
+
+        final boolean fok = c.timeInForce == TimeInForce.FOK || budget;
+        final boolean hasLimit = !market && !budget;
+        if (fok && !canFillCompletely(sym, o, hasLimit, budget)) {
+            addCancel(r, o, o.leaves, 0, CancelReason.UNFILLED_REMAINDER);
+            o.leaves = 0;
+        } else {
+            final boolean stoppedBySelfTrade = matchAsTaker(sym, o, hasLimit, r);
+            finishTaker(sym, o, stoppedBySelfTrade,
+                !market && (c.timeInForce == TimeInForce.GTC || c.timeInForce == TimeInForce.DAY), r);
+        }
+        describe(r, o);
+        // For NEW_ORDER the subject shows the command's order type and time in force whatever happened.
+        r.orderType = c.orderType;
+    }
+
+    private void cancel(final Command c, final Result r) {
+        final Ord o = find(c);
+        if (o == null) {
+            reject(c, r, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        removeWithCancel(o, CancelReason.CLIENT_CANCEL, r);
+        describe(r, o);
+    }
+
+    private void reduce(final Command c, final Result r) {
+        final Ord o = find(c);
+        if (o == null) {
+            reject(c, r, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        if (!validQuantity(c.quantity)) {
+            reject(c, r, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        final long taken = Math.min(c.quantity, o.leaves);
+        o.leaves -= taken;
+        o.quantity -= taken;
+        touch(r, o);
+        addCancel(r, o, taken, o.leaves, CancelReason.REDUCE);
+        if (o.leaves == 0) {
+            symbols.get(o.symbol).orders.remove(o);
+        }
+        describe(r, o);
+    }
+
+    private void move(final Command c, final Result r) {
+        final Ord o = find(c);
+        if (o == null) {
+            reject(c, r, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        final Sym sym = symbols.get(o.symbol);
+        final Acct acct = accounts.get(o.account);
+        final RejectReason why = amendmentCheck(c, sym, acct, o, c.price, o.quantity, false);
+        if (why != null) {
+            reject(c, r, why);
+            return;
+        }
+        reprice(sym, o, c.price, o.quantity, r);
+        describe(r, o);
+    }
+
+    private void replace(final Command c, final Result r) {
+        final Ord o = find(c);
+        if (o == null) {
+            reject(c, r, RejectReason.UNKNOWN_ORDER);
+            return;
+        }
+        if (!validQuantity(c.quantity)) {
+            reject(c, r, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        final Sym sym = symbols.get(o.symbol);
+        final Acct acct = accounts.get(o.account);
+        final RejectReason why = amendmentCheck(c, sym, acct, o, c.price, c.quantity, true);
+        if (why != null) {
+            reject(c, r, why);
+            return;
+        }
+        if (c.newClientOrderId != 0) {
+            o.clientId = c.newClientOrderId;
+        }
+        if (c.price == o.price && c.quantity <= o.quantity) {
+            // Shrinking in place keeps the queue position; no cancel entry, but the level counts as touched.
+            o.leaves -= o.quantity - c.quantity;
+            o.quantity = c.quantity;
+            touch(r, o);
+        } else {
+            reprice(sym, o, c.price, c.quantity, r);
+        }
+        describe(r, o);
+    }
+
+    /**
+     * The checks MOVE and REPLACE share after finding the order (and, for REPLACE, the quantity range),
+     * in the spec's order; null when all pass. MOVE has no quantity of its own: it is checked with the
+     * order's total quantity, and the quantity-only checks are REPLACE's alone.
+     */
+    private RejectReason amendmentCheck(final Command c, final Sym sym, final Acct acct, final Ord o,
+                                        final long price, final long quantity, final boolean isReplace) {
+        if (!validPrice(price)) {
+            return RejectReason.INVALID_PRICE;
+        }
+        if (isReplace && c.newClientOrderId != 0 && c.newClientOrderId != o.clientId
+            && findByClientId(o.account, c.newClientOrderId) != null) {
+            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        }
+        if (on(RiskCheck.HALT) && sym.halted) {
+            return RejectReason.SYMBOL_HALTED;
+        }
+        if (on(RiskCheck.KILL_SWITCH) && acct.killSwitch) {
+            return RejectReason.KILL_SWITCH_ACTIVE;
+        }
+        if (on(RiskCheck.TICK_AND_LOT)) {
+            if (isReplace && quantity % sym.lot != 0) {
+                return RejectReason.QUANTITY_NOT_ON_LOT;
+            }
+            if (price % sym.tick != 0) {
+                return RejectReason.PRICE_NOT_ON_TICK;
+            }
+        }
+        if (on(RiskCheck.PRICE_BAND) && outsideBand(sym, price)) {
+            return RejectReason.PRICE_OUTSIDE_BAND;
+        }
+        if (isReplace && on(RiskCheck.MAX_ORDER_QUANTITY) && acct.maxOrderQuantity > 0 && quantity > acct.maxOrderQuantity) {
+            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        }
+        if (on(RiskCheck.MAX_ORDER_NOTIONAL) && acct.maxOrderNotional > 0
+            && big(price).multiply(big(quantity)).compareTo(big(acct.maxOrderNotional)) > 0) {
+            return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        }
+        if (isReplace && quantity <= o.cum) {
+            return RejectReason.QUANTITY_NOT_ABOVE_FILLED;
+        }
+        if (o.postOnly && wouldCross(sym, o.side, price)) {
+            return RejectReason.POST_ONLY_WOULD_TAKE;
+        }
+        return null;
+    }
+
+    /** MOVE, and REPLACE when it cannot stay in place: leave the level, match at the new price, rest at the back. */
+    private void reprice(final Sym sym, final Ord o, final long price, final long quantity, final Result r) {
+        touch(r, o);
+        sym.orders.remove(o);
+        o.price = price;
+        o.quantity = quantity;
+        o.leaves = quantity - o.cum;
+        final boolean stoppedBySelfTrade = matchAsTaker(sym, o, true, r);
+        finishTaker(sym, o, stoppedBySelfTrade, true, r);
+    }
+
+    private void massCancel(final Command c, final Result r) {
+        if (!accounts.containsKey(c.account)) {
+            reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        if (c.symbol != Command.ALL_SYMBOLS && !symbols.containsKey(c.symbol)) {
+            reject(c, r, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        final List<Ord> victims = ordersOf(c.account, c.symbol);
+        for (final Ord o : victims) {
+            removeWithCancel(o, CancelReason.MASS_CANCEL, r);
+        }
+        admin(c, r, victims.size());
+    }
+
+    private void killSwitch(final Command c, final Result r) {
+        final Acct acct = accounts.get(c.account);
+        if (acct == null) {
+            reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        int removed = 0;
+        if (c.type == CommandType.KILL_SWITCH_ON) {
+            acct.killSwitch = true;
+            final List<Ord> victims = ordersOf(c.account, 0);
+            for (final Ord o : victims) {
+                removeWithCancel(o, CancelReason.KILL_SWITCH, r);
+            }
+            removed = victims.size();
+        } else {
+            acct.killSwitch = false;
+        }
+        admin(c, r, removed);
+    }
+
+    private void halt(final Command c, final Result r) {
+        final Sym sym = symbols.get(c.symbol);
+        if (sym == null) {
+            reject(c, r, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        sym.halted = c.type == CommandType.HALT;
+        admin(c, r, 0);
+    }
+
+    private void endOfDay(final Command c, final Result r) {
+        if (c.symbol != Command.ALL_SYMBOLS && !symbols.containsKey(c.symbol)) {
+            reject(c, r, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        int expired = 0;
+        for (final Sym sym : symbols.values()) {
+            if (c.symbol != Command.ALL_SYMBOLS && sym.id != c.symbol) {
+                continue;
+            }
+            for (final Side side : new Side[] {Side.BUY, Side.SELL}) {
+                // Collect first: removing while walking would reshape the levels being walked.
+                final List<Ord> victims = new ArrayList<>();
+                for (final long price : levelPrices(sym, side)) {
+                    for (final Ord o : level(sym, side, price)) {
+                        if (o.tif == TimeInForce.DAY) {
+                            victims.add(o);
+                        }
+                    }
+                }
+                for (final Ord o : victims) {
+                    removeWithCancel(o, CancelReason.END_OF_DAY, r);
+                }
+                expired += victims.size();
+            }
+        }
+        admin(c, r, expired);
+    }
+
+    private void setReferencePrice(final Command c, final Result r) {
+        final Sym sym = symbols.get(c.symbol);
+        if (sym == null) {
+            reject(c, r, RejectReason.UNKNOWN_SYMBOL);
+            return;
+        }
+        if (!validPrice(c.price)) {
+            reject(c, r, RejectReason.INVALID_PRICE);
+            return;
+        }
+        sym.referencePrice = c.price;
+        admin(c, r, 0);
+        r.price = c.price;
+    }
+
+    private void setAccountLimits(final Command c, final Result r) {
+        if (c.maxOrderQuantity < 0 || c.maxOrderNotional < 0 || c.maxOpenOrders < 0) {
+            reject(c, r, RejectReason.INVALID_QUANTITY);
+            return;
+        }
+        if (c.selfTradePrevention == null) {
+            reject(c, r, RejectReason.INVALID_ORDER);
+            return;
+        }
+        final Acct acct = accounts.get(c.account);
+        if (acct == null) {
+            accounts.put(c.account, new Acct(c.account, c.maxOrderQuantity, c.maxOrderNotional, c.maxOpenOrders,
+                c.selfTradePrevention));
+        } else {
+            // The kill switch is not a limit: it stays as it was.
+            acct.maxOrderQuantity = c.maxOrderQuantity;
+            acct.maxOrderNotional = c.maxOrderNotional;
+            acct.maxOpenOrders = c.maxOpenOrders;
+            acct.selfTradePrevention = c.selfTradePrevention;
+        }
+        admin(c, r, 0);
+    }
+
+    // ------------------------------------------------------------------ matching
+
+    /**
+     * Matches {@code taker} (already off the book) against the opposite side. Returns true when
+     * self-trade prevention stopped it, which decides what happens to its remainder.
+     */
+    private boolean matchAsTaker(final Sym sym, final Ord taker, final boolean hasLimit, final Result r) {
+        final SelfTradePrevention mode = selfTradeModeInForce(taker.account);
+        final Side opposite = taker.side.opposite();
+        while (taker.leaves > 0) {
+            final long best = bestPrice(sym, opposite);
+            if (best == NO_PRICE || (hasLimit && worseThanLimit(taker.side, best, taker.price))) {
+                return false;
+            }
+            final Ord maker = level(sym, opposite, best).get(0);
+            if (mode != SelfTradePrevention.OFF && maker.account == taker.account) {
+                if (mode == SelfTradePrevention.CANCEL_INCOMING) {
+                    return true;
+                }
+                removeWithCancel(maker, CancelReason.SELF_TRADE_PREVENTION, r);
+                if (mode == SelfTradePrevention.CANCEL_BOTH) {
+                    return true;
+                }
+                continue;
+            }
+            final long qty = Math.min(taker.leaves, maker.leaves);
+            taker.leaves -= qty;
+            taker.cum += qty;
+            maker.leaves -= qty;
+            maker.cum += qty;
+            touch(r, maker);
+            final Fill f = r.addFill();
+            f.tradeId = ++lastTradeId;
+            f.price = maker.price;
+            f.quantity = qty;
+            f.takerOrderId = taker.id;
+            f.takerAccount = taker.account;
+            f.takerClientOrderId = taker.clientId;
+            f.takerSide = taker.side;
+            f.takerLeavesQuantity = taker.leaves;
+            f.takerCumulativeQuantity = taker.cum;
+            f.makerOrderId = maker.id;
+            f.makerAccount = maker.account;
+            f.makerClientOrderId = maker.clientId;
+            f.makerLeavesQuantity = maker.leaves;
+            f.makerCumulativeQuantity = maker.cum;
+            sym.referencePrice = maker.price;
+            if (maker.leaves == 0) {
+                maker.filledOut = true;
+                sym.orders.remove(maker);
+            }
+            if (taker.leaves == 0) {
+                taker.filledOut = true;
+            }
+        }
+        return false;
+    }
+
+    /** After matching: the taker's remainder is cancelled for self-trade, rests, or is cancelled as unfilled. */
+    private void finishTaker(final Sym sym, final Ord o, final boolean stoppedBySelfTrade, final boolean mayRest,
+                             final Result r) {
+        if (o.leaves == 0) {
+            return;
+        }
+        if (stoppedBySelfTrade) {
+            addCancel(r, o, o.leaves, 0, CancelReason.SELF_TRADE_PREVENTION);
+            o.leaves = 0;
+        } else if (mayRest) {
+            o.seq = ++lastSeq;
+            sym.orders.add(o);
+            touch(r, o);
+        } else {
+            addCancel(r, o, o.leaves, 0, CancelReason.UNFILLED_REMAINDER);
+            o.leaves = 0;
+        }
+    }
+
+    /** The fill-or-kill walk: the same path matching would take, changing nothing. */
+    private boolean canFillCompletely(final Sym sym, final Ord taker, final boolean hasLimit, final boolean budget) {
+        final SelfTradePrevention mode = selfTradeModeInForce(taker.account);
+        final Side opposite = taker.side.opposite();
+        long needed = taker.leaves;
+        BigInteger cost = BigInteger.ZERO;
+        walk:
+        for (final long price : levelPrices(sym, opposite)) {
+            if (hasLimit && worseThanLimit(taker.side, price, taker.price)) {
+                break;
+            }
+            for (final Ord maker : level(sym, opposite, price)) {
+                if (mode != SelfTradePrevention.OFF && maker.account == taker.account) {
+                    if (mode == SelfTradePrevention.CANCEL_RESTING) {
+                        continue;
+                    }
+                    break walk;
+                }
+                final long take = Math.min(needed, maker.leaves);
+                needed -= take;
+                cost = cost.add(big(price).multiply(big(take)));
+                if (needed == 0) {
+                    break walk;
+                }
+            }
+        }
+        if (needed > 0) {
+            return false;
+        }
+        if (!budget) {
+            return true;
+        }
+        final int cmp = cost.compareTo(big(taker.price));
+        return taker.side == Side.BUY ? cmp <= 0 : cmp >= 0;
+    }
+
+    /** OFF when the check is switched off, so a switched-off check means everyone trades with themselves. */
+    private SelfTradePrevention selfTradeModeInForce(final long account) {
+        return on(RiskCheck.SELF_TRADE_PREVENTION) ? accounts.get(account).selfTradePrevention : SelfTradePrevention.OFF;
+    }
+
+    private static boolean worseThanLimit(final Side takerSide, final long levelPrice, final long limit) {
+        return takerSide == Side.BUY ? levelPrice > limit : levelPrice < limit;
+    }
+
+    private boolean wouldCross(final Sym sym, final Side side, final long price) {
+        final long best = bestPrice(sym, side.opposite());
+        if (best == NO_PRICE) {
+            return false;
+        }
+        return side == Side.BUY ? price >= best : price <= best;
+    }
+
+    // ------------------------------------------------------------------ book and result helpers
+
+    private void removeWithCancel(final Ord o, final CancelReason reason, final Result r) {
+        touch(r, o);
+        symbols.get(o.symbol).orders.remove(o);
+        addCancel(r, o, o.leaves, 0, reason);
+        o.leaves = 0;
+    }
+
+    private static void touch(final Result r, final Ord o) {
+        r.levelChange(o.symbol, o.side, o.price);
+    }
+
+    private static void addCancel(final Result r, final Ord o, final long quantity, final long leavesAfter,
+                                  final CancelReason reason) {
+        final Cancel x = r.addCancel();
+        x.orderId = o.id;
+        x.account = o.account;
+        x.clientOrderId = o.clientId;
+        x.symbol = o.symbol;
+        x.side = o.side;
+        x.price = o.price;
+        x.quantity = quantity;
+        x.leavesQuantity = leavesAfter;
+        x.cumulativeQuantity = o.cum;
+        x.reason = reason;
+    }
+
+    /** The subject fields of an accepted order command: the order's state now. */
+    private void describe(final Result r, final Ord o) {
+        final boolean resting = symbols.get(o.symbol).orders.contains(o);
+        r.orderId = o.id;
+        r.account = o.account;
+        r.clientOrderId = o.clientId;
+        r.symbol = o.symbol;
+        r.side = o.side;
+        r.orderType = OrderType.LIMIT;
+        r.timeInForce = o.tif;
+        r.price = o.price;
+        r.quantity = o.quantity;
+        r.leavesQuantity = resting ? o.leaves : 0;
+        r.cumulativeQuantity = o.cum;
+        if (resting) {
+            r.orderStatus = o.cum == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+        } else {
+            r.orderStatus = o.filledOut ? OrderStatus.FILLED : OrderStatus.CANCELLED;
+        }
+    }
+
+    private static void admin(final Command c, final Result r, final int affected) {
+        r.account = c.account;
+        r.symbol = c.symbol;
+        r.orderStatus = OrderStatus.NONE;
+        r.affectedOrders = affected;
+    }
+
+    private static void reject(final Command c, final Result r, final RejectReason reason) {
+        r.rejectReason = reason;
+        r.orderId = c.orderId;
+        r.account = c.account;
+        r.clientOrderId = c.clientOrderId;
+        r.symbol = c.symbol;
+        r.side = c.side;
+        r.orderType = c.orderType;
+        r.timeInForce = c.timeInForce;
+        r.price = c.price;
+        r.quantity = c.quantity;
+        r.leavesQuantity = 0;
+        r.cumulativeQuantity = 0;
+        r.orderStatus = OrderStatus.REJECTED;
+        r.affectedOrders = 0;
+    }
+
+    /** By engine id when given (and only the account's own), else by (account, client id); null when unknown. */
+    private Ord find(final Command c) {
+        if (!accounts.containsKey(c.account)) {
+            return null;
+        }
+        if (c.orderId != 0) {
+            for (final Sym sym : symbols.values()) {
+                for (final Ord o : sym.orders) {
+                    if (o.id == c.orderId) {
+                        return o.account == c.account ? o : null;
+                    }
+                }
+            }
+            return null;
+        }
+        return findByClientId(c.account, c.clientOrderId);
+    }
+
+    private Ord findByClientId(final long account, final long clientId) {
+        for (final Sym sym : symbols.values()) {
+            for (final Ord o : sym.orders) {
+                if (o.account == account && o.clientId == clientId) {
+                    return o;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The account's resting orders (in one symbol, or all when symbol is 0) in engine-id order. */
+    private List<Ord> ordersOf(final long account, final int symbol) {
+        final List<Ord> out = new ArrayList<>();
+        for (final Sym sym : symbols.values()) {
+            if (symbol != Command.ALL_SYMBOLS && sym.id != symbol) {
+                continue;
+            }
+            for (final Ord o : sym.orders) {
+                if (o.account == account) {
+                    out.add(o);
+                }
+            }
+        }
+        out.sort(Comparator.comparingLong(o -> o.id));
+        return out;
+    }
+
+    /** Distinct prices on one side, best first. */
+    private static List<Long> levelPrices(final Sym sym, final Side side) {
+        final TreeSet<Long> prices = side == Side.BUY ? new TreeSet<>(Comparator.reverseOrder()) : new TreeSet<>();
+        for (final Ord o : sym.orders) {
+            if (o.side == side) {
+                prices.add(o.price);
+            }
+        }
+        return new ArrayList<>(prices);
+    }
+
+    private static long bestPrice(final Sym sym, final Side side) {
+        long best = NO_PRICE;
+        for (final Ord o : sym.orders) {
+            if (o.side == side && (best == NO_PRICE || (side == Side.BUY ? o.price > best : o.price < best))) {
+                best = o.price;
+            }
+        }
+        return best;
+    }
+
+    /** The queue at one price, oldest first. */
+    private static List<Ord> level(final Sym sym, final Side side, final long price) {
+        final List<Ord> out = new ArrayList<>();
+        for (final Ord o : sym.orders) {
+            if (o.side == side && o.price == price) {
+                out.add(o);
+            }
+        }
+        out.sort(Comparator.comparingLong(o -> o.seq));
+        return out;
+    }
+
+    private boolean outsideBand(final Sym sym, final long price) {
+        if (sym.bandBasisPoints <= 0 || sym.referencePrice <= 0) {
+            return false;
+        }
+        final BigInteger distance = big(price).subtract(big(sym.referencePrice)).abs().multiply(TEN_THOUSAND);
+        return distance.compareTo(big(sym.referencePrice).multiply(big(sym.bandBasisPoints))) > 0;
+    }
+
+    private boolean on(final RiskCheck check) {
+        return (riskChecks & check.bit()) != 0;
+    }
+
+    private static boolean validQuantity(final long q) {
+        return q >= 1 && q <= Command.MAX_QUANTITY;
+    }
+
+    private static boolean validPrice(final long p) {
+        return p >= 1 && p <= Command.MAX_PRICE;
+    }
+
+    private static BigInteger big(final long v) {
+        return BigInteger.valueOf(v);
+    }
+
+    // ------------------------------------------------------------------ queries
+
+    private Sym sym(final int symbol) {
+        final Sym sym = symbols.get(symbol);
+        if (sym == null) {
+            throw new IllegalArgumentException("unknown symbol " + symbol);
+        }
+        return sym;
+    }
+
+    public long bestBid(final int symbol) {
+        return bestPrice(sym(symbol), Side.BUY);
+    }
+
+    public long bestAsk(final int symbol) {
+        return bestPrice(sym(symbol), Side.SELL);
+    }
+
+    public int levelCount(final int symbol, final Side side) {
+        return levelPrices(sym(symbol), side).size();
+    }
+
+    /** Price of the level at depth (0 = best). */
+    public long levelPrice(final int symbol, final Side side, final int depth) {
+        return levelPrices(sym(symbol), side).get(depth);
+    }
+
+    public long levelQuantity(final int symbol, final Side side, final int depth) {
+        long qty = 0;
+        for (final Ord o : level(sym(symbol), side, levelPrice(symbol, side, depth))) {
+            qty += o.leaves;
+        }
+        return qty;
+    }
+
+    public int levelOrderCount(final int symbol, final Side side, final int depth) {
+        return level(sym(symbol), side, levelPrice(symbol, side, depth)).size();
+    }
+
+    /** Resting orders of one symbol, both sides. */
+    public int restingOrders(final int symbol) {
+        return sym(symbol).orders.size();
+    }
+
+    /** The account's self-trade mode, or null for an account that does not exist (yet). */
+    public SelfTradePrevention selfTradePrevention(final long account) {
+        final Acct acct = accounts.get(account);
+        return acct == null ? null : acct.selfTradePrevention;
+    }
+}
