@@ -55,17 +55,9 @@ public final class CommandCodec {
      * when the fixed part was complete.
      */
     public static DecodeStatus read(final Bytes<?> in, final Command c, final Hops hops) {
-        if (in.readRemaining() < 2) {
-            return DecodeStatus.TRUNCATED;
-        }
-        if (in.readByte() != MESSAGE_TYPE) {
-            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
-        }
-        if (in.readByte() != VERSION) {
-            return DecodeStatus.UNSUPPORTED_VERSION;
-        }
-        if (in.readRemaining() < LENGTH - 2) {
-            return DecodeStatus.TRUNCATED;
+        final DecodeStatus preamble = readPreamble(in, MESSAGE_TYPE, VERSION, LENGTH);
+        if (preamble != DecodeStatus.OK) {
+            return preamble;
         }
         final int type = in.readUnsignedByte();
         final int side = in.readUnsignedByte();
@@ -100,6 +92,23 @@ public final class CommandCodec {
             return DecodeStatus.BAD_VALUE;
         }
         return DecodeStatus.OK;
+    }
+
+    /**
+     * Reads the two bytes every excerpt starts with (message type, schema version) and checks that
+     * the fixed part of the given length is all there; shared by both codecs.
+     */
+    static DecodeStatus readPreamble(final Bytes<?> in, final byte messageType, final byte version, final int fixedLength) {
+        if (in.readRemaining() < 2) {
+            return DecodeStatus.TRUNCATED;
+        }
+        if (in.readByte() != messageType) {
+            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
+        }
+        if (in.readByte() != version) {
+            return DecodeStatus.UNSUPPORTED_VERSION;
+        }
+        return in.readRemaining() < fixedLength - 2 ? DecodeStatus.TRUNCATED : DecodeStatus.OK;
     }
 
     static int ordinal(final Enum<?> value) {

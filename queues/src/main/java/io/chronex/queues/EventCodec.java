@@ -112,17 +112,9 @@ public final class EventCodec {
 
     /** Reads one events excerpt; on anything but OK the result must not be used. */
     public static DecodeStatus read(final Bytes<?> in, final EventHeader header, final Result r) {
-        if (in.readRemaining() < 2) {
-            return DecodeStatus.TRUNCATED;
-        }
-        if (in.readByte() != MESSAGE_TYPE) {
-            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
-        }
-        if (in.readByte() != VERSION) {
-            return DecodeStatus.UNSUPPORTED_VERSION;
-        }
-        if (in.readRemaining() < HEADER_LENGTH - 2) {
-            return DecodeStatus.TRUNCATED;
+        final DecodeStatus preamble = CommandCodec.readPreamble(in, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        if (preamble != DecodeStatus.OK) {
+            return preamble;
         }
         final Hops hops = header.hops;
         final int commandType = in.readUnsignedByte();

@@ -52,6 +52,8 @@ public final class EngineService implements AutoCloseable {
     private long lastAnswered;
     private long answered;
     private long lastSnapshotNanos;
+    /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
+    private long untilSnapshot;
 
     /** An engine service that snapshots only on request and at stop; warnings go to standard error. */
     public EngineService(final DataDirectory data, final EngineConfig config) {
@@ -69,6 +71,7 @@ public final class EngineService implements AutoCloseable {
         this.events = data.events();
         this.snapshots = new SnapshotStore(data.snapshots());
         this.snapshotEvery = snapshotEvery;
+        this.untilSnapshot = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
         checkConfiguration(data, config);
@@ -156,6 +159,7 @@ public final class EngineService implements AutoCloseable {
     }
 
     private void decodeAndApply(final Bytes<?> in) {
+        // A command that fails to decode early must not inherit the previous command's routing.
         header.hops.clear();
         final DecodeStatus status = CommandCodec.read(in, command, header.hops);
         if (status == DecodeStatus.OK) {
@@ -188,7 +192,9 @@ public final class EngineService implements AutoCloseable {
             lastAnswered = index;
             answered++;
         }
-        if ((result.commandType == CommandType.SNAPSHOT && !result.isRejected()) || (snapshotEvery > 0 && answered % snapshotEvery == 0)) {
+        final boolean periodic = snapshotEvery > 0 && --untilSnapshot == 0;
+        if (periodic || (result.commandType == CommandType.SNAPSHOT && !result.isRejected())) {
+            untilSnapshot = snapshotEvery;
             snapshot();
         }
         return true;
