@@ -43,7 +43,7 @@ public final class CommandCodec {
         out.writeLong(c.maxOrderQuantity);
         out.writeLong(c.maxOrderNotional);
         out.writeInt(c.maxOpenOrders);
-        out.writeInt(0);
+        out.writeInt(hops.clientSeqNum);
         out.writeLong(hops.gatewayReadNanos);
         out.writeLong(hops.gatewayAppendNanos);
         out.writeLong(hops.receiptEpochNanos);
@@ -77,7 +77,7 @@ public final class CommandCodec {
         c.maxOrderQuantity = in.readLong();
         c.maxOrderNotional = in.readLong();
         c.maxOpenOrders = in.readInt();
-        in.readInt();
+        hops.clientSeqNum = in.readInt();
         hops.gatewayReadNanos = in.readLong();
         hops.gatewayAppendNanos = in.readLong();
         hops.receiptEpochNanos = in.readLong();

@@ -27,6 +27,8 @@ public final class DataDirectory {
     /** Non-zero source ids, stored in each queue's metadata at creation (Chronicle's MessageHistory needs them). */
     static final int COMMANDS_SOURCE_ID = 1;
     static final int EVENTS_SOURCE_ID = 2;
+    /** Gateway ids are 1..999 (0 in a command means "not from a gateway"). */
+    public static final int MAX_GATEWAY_ID = 999;
 
     private final Path root;
 
@@ -116,6 +118,29 @@ public final class DataDirectory {
     /** The events queue. The caller closes it. */
     public SingleChronicleQueue events() {
         return queue("events", EVENTS_SOURCE_ID);
+    }
+
+    /** A gateway's own directory, {@code gateways/<id>/} (its sequence numbers, sent messages, logs), created when missing. */
+    public Path gatewayDir(final int gatewayId) {
+        if (gatewayId < 1 || gatewayId > MAX_GATEWAY_ID) {
+            throw new IllegalArgumentException("gateway id must be 1.." + MAX_GATEWAY_ID + ", not " + gatewayId);
+        }
+        final Path dir = root.resolve("gateways").resolve(Integer.toString(gatewayId));
+        try {
+            Files.createDirectories(dir);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+        return dir;
+    }
+
+    /**
+     * A gateway's store of every FIX message it sent (for resends and restarts). Its source id is
+     * 100 + the gateway id. The caller closes it.
+     */
+    public SingleChronicleQueue gatewayOutbound(final int gatewayId) {
+        final Path dir = gatewayDir(gatewayId).resolve("outbound");
+        return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(100 + gatewayId).build();
     }
 
     private SingleChronicleQueue queue(final String name, final int sourceId) {

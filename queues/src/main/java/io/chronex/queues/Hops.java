@@ -10,6 +10,8 @@ public final class Hops {
     public int gatewayId;
     /** The gateway's session the command came from, so it can route the result back. */
     public long sessionId;
+    /** The sender's sequence number of the message the command came from (FIX MsgSeqNum), 0 if none; lets a restarted gateway find where its sessions were. */
+    public int clientSeqNum;
     public long gatewayReadNanos;
     public long gatewayAppendNanos;
     public long receiptEpochNanos;
@@ -21,6 +23,7 @@ public final class Hops {
     public Hops clear() {
         gatewayId = 0;
         sessionId = 0;
+        clientSeqNum = 0;
         gatewayReadNanos = 0;
         gatewayAppendNanos = 0;
         receiptEpochNanos = 0;

@@ -3,6 +3,7 @@ package io.chronex.engine.process;
 import io.chronex.engine.api.EngineConfig;
 import io.chronex.engine.api.RejectReason;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.RunFiles;
 import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -37,8 +38,9 @@ public final class EngineMain {
                                on a SNAPSHOT command and at stop)
           --help           this text
 
-        SIGTERM (or Ctrl-C) finishes the command in hand, writes a snapshot and exits 0. Logs go to standard output:
-        one line at start, one a minute, one at exit, with every reject reason counted.
+        SIGTERM (or Ctrl-C) finishes the command in hand, writes a snapshot and exits 0. Logs go to standard output
+        and DIR/engine.log: one line at start, one a minute, one at exit, with every reject reason counted. The pid
+        is in DIR/engine.pid while it runs; a second engine on the same directory is refused.
         """;
 
     private EngineMain() {
@@ -101,13 +103,14 @@ public final class EngineMain {
         final EngineConfig engineConfig;
         try {
             engineConfig = EngineConfigFile.load(config);
-        } catch (final EngineConfigFile.ConfigException e) {
+        } catch (final ConfigYaml.ConfigException e) {
             fail(e.getMessage());
             return;
         }
         final DataDirectory data;
         try {
             data = DataDirectory.open(dataDir);
+            runFiles = RunFiles.start(data.root(), "engine");
         } catch (final IllegalStateException e) {
             fail(e.getMessage());
             return;
@@ -127,6 +130,7 @@ public final class EngineMain {
             if (lock != null) {
                 lock.release();
             }
+            runFiles.stop();
         }
         // Chronicle may leave background threads behind; the queues are closed, so leave now.
         System.exit(0);
@@ -202,9 +206,16 @@ public final class EngineMain {
         return version == null ? "(development build)" : version;
     }
 
+    private static RunFiles runFiles;
+
+    /** To standard output and DIR/engine.log once the data directory is open. */
     private static void log(final String format, final Object... args) {
-        System.out.println(java.time.Instant.now() + " " + String.format(Locale.ROOT, format, args));
-        System.out.flush();
+        if (runFiles != null) {
+            runFiles.log(format, args);
+        } else {
+            System.out.println(java.time.Instant.now() + " " + String.format(Locale.ROOT, format, args));
+            System.out.flush();
+        }
     }
 
     private static String value(final String[] args, final int index, final String option) {

@@ -38,13 +38,13 @@ class EngineConfigFileTest {
         assertEquals(RiskCheck.all(), demo.riskChecks());
         assertFalse(demo.createAccountsOnFirstUse());
         assertEquals(2, demo.symbols().size());
-        assertEquals(4, demo.accounts().size());
+        assertEquals(12, demo.accounts().size(), "accounts 1-4 for people, 101-108 for the load generator");
         assertEquals(SelfTradePrevention.CANCEL_BOTH, demo.accounts().get(2).selfTradePrevention());
     }
 
     private String failure(final String yaml) throws IOException {
         final Path file = Files.writeString(dir.resolve("bad.yaml"), yaml);
-        return assertThrows(EngineConfigFile.ConfigException.class, () -> EngineConfigFile.load(file)).getMessage()
+        return assertThrows(ConfigYaml.ConfigException.class, () -> EngineConfigFile.load(file)).getMessage()
             .replace(file.toString(), "F");
     }
 

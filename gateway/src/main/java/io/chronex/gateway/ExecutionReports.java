@@ -1,0 +1,358 @@
+package io.chronex.gateway;
+
+import io.chronex.engine.api.Cancel;
+import io.chronex.engine.api.CancelReason;
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.Fill;
+import io.chronex.engine.api.OrderStatus;
+import io.chronex.engine.api.OrderType;
+import io.chronex.engine.api.RejectReason;
+import io.chronex.engine.api.Result;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.TimeInForce;
+import io.chronex.gateway.fix.FixEncoder;
+import io.chronex.gateway.fix.FixMsgTypes;
+import io.chronex.gateway.fix.FixTags;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+
+/**
+ * Turns one engine result into the FIX messages each of this gateway's sessions must get: the
+ * answer to the command (to the session that sent it) and every fill and cancel that touched an
+ * order of one of its accounts (to that account's session, whoever caused it). Each account has
+ * exactly one session, so every message has exactly one destination.
+ */
+final class ExecutionReports {
+    private static final byte[] NONE = {'N', 'O', 'N', 'E'};
+
+    private final Outbox outbox;
+    private final Long2ObjectHashMap<FixSession> sessionsByAccount;
+    private final OrderEntry symbols;
+    /** Filled price x quantity per live order of our accounts, for AvgPx; dropped when the order is done. */
+    private final Long2LongHashMap notional = new Long2LongHashMap(0);
+    private final byte[] idText = new byte[24];
+    private final byte[] execId = new byte[40];
+    private long eventsIndex;
+    private int execSequence;
+    private long now;
+    private long commandReadNanos;
+    private long engineAppendNanos;
+
+    ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols) {
+        this.outbox = outbox;
+        this.sessionsByAccount = sessionsByAccount;
+        this.symbols = symbols;
+    }
+
+    /**
+     * Builds the messages for one result into the outbox (the caller commits them).
+     *
+     * @param direct  the session that sent the command, or null when it came from elsewhere
+     * @param request for CANCEL, REPLACE and MASS_CANCEL from a session here: the command as journalled (for the request's ClOrdID)
+     */
+    void onResult(final long eventsIndex, final Result r, final FixSession direct, final Command request, final long nowMillis,
+                  final long commandReadNanos, final long engineAppendNanos) {
+        this.eventsIndex = eventsIndex;
+        this.execSequence = 0;
+        this.now = nowMillis;
+        this.commandReadNanos = commandReadNanos;
+        this.engineAppendNanos = engineAppendNanos;
+        final CommandType type = r.commandType;
+        if (direct != null) {
+            if (type == CommandType.NEW_ORDER) {
+                report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId, r.clientOrderId, 0,
+                    r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
+                    r.isRejected() ? 0 : r.quantity, 0, 0, 0, r.rejectReason, true);
+            } else if (type == CommandType.CANCEL && r.isRejected()) {
+                cancelReject(direct, r, request, '1');
+            } else if (type == CommandType.REPLACE) {
+                if (r.isRejected()) {
+                    cancelReject(direct, r, request, '2');
+                } else {
+                    // Status after the replace itself; fills it caused follow as trade reports.
+                    final long filledHere = takerFilled(r);
+                    report(direct, '5', statusChar(r.cumulativeQuantity - filledHere, r.quantity), r.orderId, r.clientOrderId,
+                        request.clientOrderId, r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
+                        r.leavesQuantity + filledHere, r.cumulativeQuantity - filledHere, 0, 0, RejectReason.NONE, true);
+                }
+            } else if (type == CommandType.MASS_CANCEL) {
+                massCancelReport(direct, r, request);
+            }
+        }
+        for (int i = 0; i < r.fillCount(); i++) {
+            final Fill f = r.fill(i);
+            final FixSession taker = sessionsByAccount.get(f.takerAccount);
+            if (taker != null) {
+                final long avg = addNotional(f.takerOrderId, f.price, f.quantity, f.takerLeavesQuantity);
+                report(taker, 'F', f.takerLeavesQuantity == 0 ? '2' : '1', f.takerOrderId, f.takerClientOrderId, 0, r.symbol,
+                    f.takerSide, r.orderType, r.timeInForce, r.price, f.takerCumulativeQuantity + f.takerLeavesQuantity,
+                    f.takerLeavesQuantity, f.takerCumulativeQuantity, f.price, f.quantity, RejectReason.NONE, taker == direct, avg);
+            }
+            final FixSession maker = sessionsByAccount.get(f.makerAccount);
+            if (maker != null) {
+                final long avg = addNotional(f.makerOrderId, f.price, f.quantity, f.makerLeavesQuantity);
+                report(maker, 'F', f.makerLeavesQuantity == 0 ? '2' : '1', f.makerOrderId, f.makerClientOrderId, 0, r.symbol,
+                    f.takerSide == Side.BUY ? Side.SELL : Side.BUY, OrderType.LIMIT, null, f.price,
+                    f.makerCumulativeQuantity + f.makerLeavesQuantity, f.makerLeavesQuantity, f.makerCumulativeQuantity,
+                    f.price, f.quantity, RejectReason.NONE, false, avg);
+            }
+        }
+        for (int i = 0; i < r.cancelCount(); i++) {
+            final Cancel x = r.cancel(i);
+            final FixSession owner = sessionsByAccount.get(x.account);
+            if (owner == null) {
+                continue;
+            }
+            final boolean answer = owner == direct && x.orderId == r.orderId
+                && (type == CommandType.CANCEL || type == CommandType.REPLACE);
+            final boolean expired = x.reason == CancelReason.END_OF_DAY;
+            final long avg = x.leavesQuantity == 0 ? takeNotional(x.orderId, x.cumulativeQuantity) : average(x.orderId, x.cumulativeQuantity);
+            if (x.leavesQuantity > 0) {
+                // A reduce: the order is still there, smaller (a replace down, a self-trade prevention decrement).
+                report(owner, '5', statusChar(x.cumulativeQuantity, x.cumulativeQuantity + x.leavesQuantity), x.orderId,
+                    x.clientOrderId, 0, x.symbol, x.side, OrderType.LIMIT, null, x.price, x.cumulativeQuantity + x.leavesQuantity,
+                    x.leavesQuantity, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
+                continue;
+            }
+            report(owner, expired ? 'C' : '4', expired ? 'C' : '4', x.orderId,
+                answer && type == CommandType.CANCEL ? request.newClientOrderId : x.clientOrderId,
+                answer && type == CommandType.CANCEL ? x.clientOrderId : 0, x.symbol, x.side, OrderType.LIMIT, null, x.price,
+                x.cumulativeQuantity + x.quantity, 0, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
+        }
+    }
+
+    /**
+     * Brings the AvgPx bookkeeping up to date with a result without sending anything: used at start
+     * on the events this gateway had already answered, so averages stay right across restarts.
+     */
+    void track(final Result r) {
+        for (int i = 0; i < r.fillCount(); i++) {
+            final Fill f = r.fill(i);
+            if (sessionsByAccount.containsKey(f.takerAccount)) {
+                addNotional(f.takerOrderId, f.price, f.quantity, f.takerLeavesQuantity);
+            }
+            if (sessionsByAccount.containsKey(f.makerAccount)) {
+                addNotional(f.makerOrderId, f.price, f.quantity, f.makerLeavesQuantity);
+            }
+        }
+        for (int i = 0; i < r.cancelCount(); i++) {
+            final Cancel x = r.cancel(i);
+            if (x.leavesQuantity == 0 && sessionsByAccount.containsKey(x.account)) {
+                notional.remove(x.orderId);
+                filled.remove(x.orderId);
+            }
+        }
+    }
+
+    private static long takerFilled(final Result r) {
+        long filled = 0;
+        for (int i = 0; i < r.fillCount(); i++) {
+            filled += r.fill(i).quantity;
+        }
+        return filled;
+    }
+
+    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId, final long clOrdId,
+                        final long origClOrdId, final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
+                        final long price, final long orderQty, final long leaves, final long cum, final long lastPx, final long lastQty,
+                        final RejectReason reject, final boolean answer) {
+        report(s, execType, ordStatus, orderId, clOrdId, origClOrdId, symbolId, side, orderType, tif, price, orderQty, leaves, cum,
+            lastPx, lastQty, reject, answer, cum == 0 ? 0 : average(orderId, cum));
+    }
+
+    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId, final long clOrdId,
+                        final long origClOrdId, final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
+                        final long price, final long orderQty, final long leaves, final long cum, final long lastPx, final long lastQty,
+                        final RejectReason reject, final boolean answer, final long avgPxScaled4) {
+        final GatewayConfig.Symbol symbol = symbols.symbolById(symbolId);
+        final int decimals = symbol == null ? 0 : symbol.priceDecimals();
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.EXECUTION_REPORT, now);
+        if (orderId == 0) {
+            e.addAscii(FixTags.ORDER_ID, NONE);
+        } else {
+            e.addLong(FixTags.ORDER_ID, orderId);
+        }
+        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(clOrdId, idText));
+        if (origClOrdId != 0) {
+            e.addAscii(FixTags.ORIG_CL_ORD_ID, idText, ClientOrderIds.decode(origClOrdId, idText));
+        }
+        e.addAscii(FixTags.EXEC_ID, execId, execId());
+        e.addChar(FixTags.EXEC_TYPE, execType);
+        e.addChar(FixTags.ORD_STATUS, ordStatus);
+        e.addLong(FixTags.ACCOUNT, s.account);
+        if (symbol != null) {
+            e.addAscii(FixTags.SYMBOL, symbol.name());
+        } else {
+            e.addLong(FixTags.SYMBOL, symbolId);
+        }
+        if (side != null) {
+            e.addChar(FixTags.SIDE, side == Side.BUY ? '1' : '2');
+        }
+        if (orderType != null) {
+            e.addChar(FixTags.ORD_TYPE, orderType == OrderType.MARKET ? '1' : '2');
+        }
+        if (tif != null) {
+            e.addChar(FixTags.TIME_IN_FORCE, tifChar(tif));
+        }
+        if (price != 0 && orderType != OrderType.MARKET) {
+            e.addDecimal(FixTags.PRICE, price, decimals);
+        }
+        e.addLong(FixTags.ORDER_QTY, orderQty);
+        if (lastQty != 0) {
+            e.addLong(FixTags.LAST_QTY, lastQty);
+            e.addDecimal(FixTags.LAST_PX, lastPx, decimals);
+        }
+        e.addLong(FixTags.LEAVES_QTY, leaves);
+        e.addLong(FixTags.CUM_QTY, cum);
+        e.addDecimal(FixTags.AVG_PX, avgPxScaled4, decimals + 4);
+        if (reject != RejectReason.NONE) {
+            e.addLong(FixTags.ORD_REJ_REASON, ordRejReason(reject));
+            e.addAscii(FixTags.TEXT, reject.name());
+        }
+        e.addUtcTimestamp(FixTags.TRANSACT_TIME, now);
+        outbox.end(answer ? commandReadNanos : 0, engineAppendNanos);
+    }
+
+    private void cancelReject(final FixSession s, final Result r, final Command request, final char responseTo) {
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_CANCEL_REJECT, now);
+        if (r.orderId == 0) {
+            e.addAscii(FixTags.ORDER_ID, NONE);
+        } else {
+            e.addLong(FixTags.ORDER_ID, r.orderId);
+        }
+        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(request.newClientOrderId, idText));
+        e.addAscii(FixTags.ORIG_CL_ORD_ID, idText, ClientOrderIds.decode(request.clientOrderId, idText));
+        e.addChar(FixTags.ORD_STATUS, r.rejectReason == RejectReason.UNKNOWN_ORDER ? '8' : statusChar(r));
+        e.addLong(FixTags.ACCOUNT, s.account);
+        e.addChar(FixTags.CXL_REJ_RESPONSE_TO, responseTo);
+        e.addLong(FixTags.CXL_REJ_REASON, r.rejectReason == RejectReason.UNKNOWN_ORDER ? 1
+            : r.rejectReason == RejectReason.DUPLICATE_CLIENT_ORDER_ID ? 6 : 99);
+        e.addAscii(FixTags.TEXT, r.rejectReason.name());
+        outbox.end(commandReadNanos, engineAppendNanos);
+    }
+
+    private void massCancelReport(final FixSession s, final Result r, final Command request) {
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now);
+        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(request.newClientOrderId, idText));
+        e.addAscii(FixTags.ORDER_ID, execId, execId());
+        final char type = request.symbol == Command.ALL_SYMBOLS ? '7' : '1';
+        e.addChar(FixTags.MASS_CANCEL_REQUEST_TYPE, type);
+        e.addChar(FixTags.MASS_CANCEL_RESPONSE, r.isRejected() ? '0' : type);
+        if (r.isRejected()) {
+            e.addLong(FixTags.MASS_CANCEL_REJECT_REASON, 99);
+            e.addAscii(FixTags.TEXT, r.rejectReason.name());
+        }
+        e.addLong(FixTags.TOTAL_AFFECTED_ORDERS, r.affectedOrders);
+        if (type == '1') {
+            final GatewayConfig.Symbol symbol = symbols.symbolById(request.symbol);
+            if (symbol != null) {
+                e.addAscii(FixTags.SYMBOL, symbol.name());
+            }
+        }
+        outbox.end(commandReadNanos, engineAppendNanos);
+    }
+
+    /** ExecID: the events index in hex, '-', and the message's number within the event; unique per gateway and stable across resends. */
+    private int execId() {
+        int n = 0;
+        for (int shift = 60; shift >= 0; shift -= 4) {
+            final int digit = (int) (eventsIndex >>> shift) & 0xF;
+            if (n > 0 || digit != 0 || shift == 0) {
+                execId[n++] = (byte) (digit < 10 ? '0' + digit : 'a' + digit - 10);
+            }
+        }
+        execId[n++] = '-';
+        final int seq = ++execSequence;
+        int digits = 1;
+        for (int v = seq; v >= 10; v /= 10) {
+            digits++;
+        }
+        for (int i = digits - 1, v = seq; i >= 0; i--, v /= 10) {
+            execId[n + i] = (byte) ('0' + v % 10);
+        }
+        return n + digits;
+    }
+
+    /** Adds a fill to an order's notional and returns its average price times 10^4 (in ticks). */
+    private long addNotional(final long orderId, final long price, final long quantity, final long leaves) {
+        final long total = notional.get(orderId) + price * quantity;
+        final long cumulative = cumulativeAfter(orderId, quantity);
+        if (leaves == 0) {
+            notional.remove(orderId);
+            filled.remove(orderId);
+        } else {
+            notional.put(orderId, total);
+        }
+        return scaledAverage(total, cumulative);
+    }
+
+    private final Long2LongHashMap filled = new Long2LongHashMap(0);
+
+    private long cumulativeAfter(final long orderId, final long quantity) {
+        final long cumulative = filled.get(orderId) + quantity;
+        filled.put(orderId, cumulative);
+        return cumulative;
+    }
+
+    private long average(final long orderId, final long cum) {
+        final long total = notional.get(orderId);
+        final long known = filled.get(orderId);
+        return known == 0 ? 0 : scaledAverage(total, known);
+    }
+
+    private long takeNotional(final long orderId, final long cum) {
+        final long avg = average(orderId, cum);
+        notional.remove(orderId);
+        filled.remove(orderId);
+        return avg;
+    }
+
+    private static long scaledAverage(final long total, final long quantity) {
+        if (quantity <= 0) {
+            return 0;
+        }
+        if (total > Long.MAX_VALUE / 10_000) {
+            return total / quantity * 10_000;
+        }
+        return total * 10_000 / quantity;
+    }
+
+    private static char statusChar(final long cum, final long qty) {
+        return cum == 0 ? '0' : cum >= qty ? '2' : '1';
+    }
+
+    private static char statusChar(final Result r) {
+        final OrderStatus status = r.orderStatus;
+        return switch (status) {
+            case NEW -> '0';
+            case PARTIALLY_FILLED -> '1';
+            case FILLED -> '2';
+            case CANCELLED -> '4';
+            case EXPIRED -> 'C';
+            default -> '8';
+        };
+    }
+
+    private static char tifChar(final TimeInForce tif) {
+        return switch (tif) {
+            case DAY -> '0';
+            case GTC -> '1';
+            case IOC -> '3';
+            default -> '4';
+        };
+    }
+
+    private static int ordRejReason(final RejectReason reason) {
+        return switch (reason) {
+            case UNKNOWN_SYMBOL -> 1;
+            case SYMBOL_HALTED, KILL_SWITCH_ACTIVE -> 2;
+            case MAX_ORDER_QUANTITY_EXCEEDED, MAX_ORDER_NOTIONAL_EXCEEDED, MAX_OPEN_ORDERS_EXCEEDED -> 3;
+            case UNKNOWN_ORDER -> 5;
+            case DUPLICATE_CLIENT_ORDER_ID -> 6;
+            case UNKNOWN_ACCOUNT -> 15;
+            case INVALID_QUANTITY, QUANTITY_NOT_ON_LOT, QUANTITY_NOT_ABOVE_FILLED -> 13;
+            default -> 99;
+        };
+    }
+}

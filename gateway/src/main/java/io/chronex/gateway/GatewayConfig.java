@@ -1,0 +1,150 @@
+package io.chronex.gateway;
+
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.SymbolSpec;
+import io.chronex.engine.process.ConfigYaml;
+import io.chronex.engine.process.ConfigYaml.ConfigException;
+import io.chronex.engine.process.EngineConfigFile;
+import org.yaml.snakeyaml.nodes.Node;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A gateway's configuration (config/gateway.yaml): where it listens, its CompID, limits, and the
+ * FIX sessions it serves, each bound to one account. Symbols come from the engine's own file, so
+ * the two can never disagree about names, price scales and ticks.
+ */
+public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
+                            int maxMessageLength, int maxConnections, int logonTimeoutSeconds,
+                            int throttlePerSecond, List<Session> sessions) {
+
+    /** A tradable symbol as the gateway sees it: its FIX name and how a decimal price becomes ticks. */
+    public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize) {
+    }
+
+    /** One FIX session: the client's SenderCompID, its password (or null), the gateway serving it, its account. */
+    public record Session(String senderCompId, String password, int gateway, long account, boolean cancelOnDisconnect,
+                          int throttlePerSecond) {
+    }
+
+    /** The sessions a given gateway serves. */
+    public List<Session> sessionsOf(final int gatewayId) {
+        final List<Session> mine = new ArrayList<>();
+        for (final Session s : sessions) {
+            if (s.gateway() == gatewayId) {
+                mine.add(s);
+            }
+        }
+        return mine;
+    }
+
+    public static GatewayConfig load(final Path file) throws ConfigException {
+        final ConfigYaml yaml = new ConfigYaml(file);
+        final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
+        final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
+            "maxConnections", "logonTimeoutSeconds", "throttlePerSecond", "sessions"));
+        final String compId = yaml.optionalString(top, "compId", "CHRONEX");
+        checkCompId(yaml, top.getOrDefault("compId", root), compId);
+        final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
+        final long port = yaml.optional(top, "port", 9880);
+        if (port < 0 || port > 65535) {
+            throw yaml.error(top.get("port"), "port must be 0..65535 (0: any free port, printed at start)");
+        }
+        if (!top.containsKey("engineConfig")) {
+            throw yaml.error(root, "'engineConfig' is missing: the gateway reads the symbols from the engine's configuration file");
+        }
+        final Path engineFile = file.toAbsolutePath().getParent().resolve(yaml.scalar(top.get("engineConfig"))).normalize();
+        final EngineConfig engine;
+        try {
+            engine = EngineConfigFile.load(engineFile);
+        } catch (final ConfigException e) {
+            throw new ConfigException(file + ": engineConfig " + engineFile + " is not usable: " + e.getMessage());
+        }
+        final List<Symbol> symbols = new ArrayList<>();
+        for (final SymbolSpec s : engine.symbols()) {
+            final int decimals = decimals(s.priceScale());
+            if (decimals < 0) {
+                throw yaml.error(top.get("engineConfig"), "symbol " + s.name() + " has priceScale " + s.priceScale()
+                    + "; a FIX gateway needs a power of ten (1, 10, 100, ...) to turn decimal prices into ticks");
+            }
+            symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize()));
+        }
+        final int maxLength = (int) bounded(yaml, top, "maxMessageLength", 4096, 256, 1 << 20);
+        final int maxConnections = (int) bounded(yaml, top, "maxConnections", 64, 1, 100_000);
+        final int logonTimeout = (int) bounded(yaml, top, "logonTimeoutSeconds", 10, 1, 3600);
+        final int throttle = (int) bounded(yaml, top, "throttlePerSecond", 0, 0, 100_000_000);
+        if (!top.containsKey("sessions")) {
+            throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
+        }
+        final List<Session> sessions = new ArrayList<>();
+        final Set<String> names = new HashSet<>();
+        final Set<Long> accounts = new HashSet<>();
+        for (final Node node : yaml.sequence(top.get("sessions"))) {
+            final Map<String, Node> m = yaml.mapping(node, Set.of("senderCompId", "password", "gateway", "account",
+                "cancelOnDisconnect", "throttlePerSecond"));
+            if (!m.containsKey("senderCompId")) {
+                throw yaml.error(node, "'senderCompId' is missing");
+            }
+            final String sender = yaml.scalar(m.get("senderCompId"));
+            checkCompId(yaml, m.get("senderCompId"), sender);
+            if (!names.add(sender)) {
+                throw yaml.error(node, "session " + sender + " is configured twice");
+            }
+            final long account = yaml.required(node, m, "account");
+            if (account == 0) {
+                throw yaml.error(m.get("account"), "account 0 is not an account");
+            }
+            if (!accounts.add(account)) {
+                throw yaml.error(m.get("account"), "account " + account + " already belongs to another session (each account has exactly one"
+                    + " session, so every execution report has exactly one place to go)");
+            }
+            final long gateway = yaml.optional(m, "gateway", 1);
+            if (gateway < 1 || gateway > 999) {
+                throw yaml.error(m.get("gateway"), "gateway must be 1..999");
+            }
+            final long sessionThrottle = m.containsKey("throttlePerSecond")
+                ? bounded(yaml, m, "throttlePerSecond", 0, 0, 100_000_000) : throttle;
+            sessions.add(new Session(sender, m.containsKey("password") ? yaml.scalar(m.get("password")) : null, (int) gateway,
+                account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
+        }
+        return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
+            logonTimeout, throttle, List.copyOf(sessions));
+    }
+
+    private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,
+                                final long min, final long max) throws ConfigException {
+        final long value = yaml.optional(m, key, fallback);
+        if (value < min || value > max) {
+            throw yaml.error(m.get(key), key + " must be " + min + ".." + max);
+        }
+        return value;
+    }
+
+    private static void checkCompId(final ConfigYaml yaml, final Node node, final String id) throws ConfigException {
+        if (id.isEmpty() || id.length() > 32) {
+            throw yaml.error(node, "a CompID must be 1..32 characters");
+        }
+        for (int i = 0; i < id.length(); i++) {
+            final char c = id.charAt(i);
+            if (c <= ' ' || c > '~' || c == '=') {
+                throw yaml.error(node, "CompID '" + id + "' may only hold printable ASCII without spaces or '='");
+            }
+        }
+    }
+
+    /** log10 of a power of ten, or -1. */
+    static int decimals(final long scale) {
+        int decimals = 0;
+        long s = scale;
+        while (s > 1 && s % 10 == 0) {
+            s /= 10;
+            decimals++;
+        }
+        return s == 1 ? decimals : -1;
+    }
+}

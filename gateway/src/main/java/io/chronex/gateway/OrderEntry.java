@@ -1,0 +1,301 @@
+package io.chronex.gateway;
+
+import io.chronex.engine.api.Command;
+import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.OrderType;
+import io.chronex.engine.api.Side;
+import io.chronex.engine.api.TimeInForce;
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixMsgTypes;
+import io.chronex.gateway.fix.FixTags;
+
+/**
+ * Turns one decoded FIX application message into an engine command, or says exactly why not.
+ * Prices are decimal text turned into ticks with the symbol's price scale; a price or quantity
+ * that is not exactly on the grid is refused, never rounded. The account is always the session's.
+ */
+final class OrderEntry {
+    /** What {@link #translate} concluded. */
+    enum Outcome {
+        /** The command is filled in: append it. */
+        COMMAND,
+        /** A required tag is missing or malformed: a session-level Reject (reason, tag). */
+        SESSION_REJECT,
+        /** A valid message the exchange refuses: an ExecutionReport, OrderCancelReject or mass-cancel report with the text. */
+        BUSINESS_REJECT
+    }
+
+    private final GatewayConfig.Symbol[] symbols;
+    private final byte[][] symbolNames;
+
+    Outcome outcome;
+    int sessionRejectReason;
+    int rejectTag;
+    String text;
+    /** FIX OrdRejReason / CxlRejReason / MassCancelRejectReason for a business reject. */
+    int businessReason;
+    GatewayConfig.Symbol symbol;
+
+    OrderEntry(final java.util.List<GatewayConfig.Symbol> symbols) {
+        this.symbols = symbols.toArray(new GatewayConfig.Symbol[0]);
+        this.symbolNames = new byte[this.symbols.length][];
+        for (int i = 0; i < this.symbols.length; i++) {
+            symbolNames[i] = this.symbols[i].name().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
+    GatewayConfig.Symbol symbolById(final int id) {
+        for (final GatewayConfig.Symbol s : symbols) {
+            if (s.id() == id) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** Fills c from the message (account forced to the session's). */
+    Outcome translate(final FixDecoder m, final int msgType, final long account, final Command c) {
+        c.clear();
+        symbol = null;
+        text = null;
+        c.account = account;
+        switch (msgType) {
+            case FixMsgTypes.NEW_ORDER_SINGLE -> newOrder(m, c);
+            case FixMsgTypes.ORDER_CANCEL_REQUEST -> cancel(m, c);
+            case FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST -> replace(m, c);
+            case FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> massCancel(m, c);
+            default -> throw new IllegalArgumentException("not an order-entry message: " + msgType);
+        }
+        return outcome;
+    }
+
+    private void newOrder(final FixDecoder m, final Command c) {
+        if (!required(m, FixTags.CL_ORD_ID) || !required(m, FixTags.SYMBOL) || !required(m, FixTags.SIDE)
+            || !required(m, FixTags.ORDER_QTY) || !required(m, FixTags.ORD_TYPE) || !required(m, FixTags.TRANSACT_TIME)) {
+            return;
+        }
+        c.type = CommandType.NEW_ORDER;
+        c.clientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
+        if (c.clientOrderId == ClientOrderIds.INVALID) {
+            business(99, ClientOrderIds.RULE);
+            return;
+        }
+        if (!symbolAndSide(m, c) || !accountMatches(m, c) || !quantity(m, c)) {
+            return;
+        }
+        final char ordType = m.charValue(FixTags.ORD_TYPE);
+        if (ordType == '2') {
+            c.orderType = OrderType.LIMIT;
+        } else if (ordType == '1') {
+            c.orderType = OrderType.MARKET;
+        } else {
+            business(11, "OrdType " + m.stringValue(FixTags.ORD_TYPE) + " is not supported (1 market, 2 limit)");
+            return;
+        }
+        final char tif = m.has(FixTags.TIME_IN_FORCE) ? m.charValue(FixTags.TIME_IN_FORCE) : '0';
+        switch (tif) {
+            case '0' -> c.timeInForce = TimeInForce.DAY;
+            case '1' -> c.timeInForce = TimeInForce.GTC;
+            case '3' -> c.timeInForce = TimeInForce.IOC;
+            case '4' -> c.timeInForce = TimeInForce.FOK;
+            default -> {
+                business(11, "TimeInForce " + m.stringValue(FixTags.TIME_IN_FORCE) + " is not supported (0 day, 1 GTC, 3 IOC, 4 FOK)");
+                return;
+            }
+        }
+        if (m.has(FixTags.EXEC_INST)) {
+            // ExecInst 6 (participate, don't initiate) is post-only.
+            final int offset = m.valueOffset(FixTags.EXEC_INST);
+            for (int i = 0; i < m.valueLength(FixTags.EXEC_INST); i++) {
+                if (m.buffer().getByte(offset + i) == '6') {
+                    c.postOnly = true;
+                }
+            }
+        }
+        if (c.orderType == OrderType.LIMIT) {
+            if (!required(m, FixTags.PRICE) || !price(m, c)) {
+                return;
+            }
+        }
+        outcome = Outcome.COMMAND;
+    }
+
+    private void cancel(final FixDecoder m, final Command c) {
+        if (!required(m, FixTags.ORIG_CL_ORD_ID) || !required(m, FixTags.CL_ORD_ID) || !required(m, FixTags.SIDE)
+            || !required(m, FixTags.SYMBOL) || !required(m, FixTags.TRANSACT_TIME)) {
+            return;
+        }
+        c.type = CommandType.CANCEL;
+        if (!ids(m, c) || !symbolAndSide(m, c) || !accountMatches(m, c)) {
+            return;
+        }
+        outcome = Outcome.COMMAND;
+    }
+
+    private void replace(final FixDecoder m, final Command c) {
+        if (!required(m, FixTags.ORIG_CL_ORD_ID) || !required(m, FixTags.CL_ORD_ID) || !required(m, FixTags.SIDE)
+            || !required(m, FixTags.SYMBOL) || !required(m, FixTags.ORDER_QTY) || !required(m, FixTags.ORD_TYPE)
+            || !required(m, FixTags.TRANSACT_TIME)) {
+            return;
+        }
+        c.type = CommandType.REPLACE;
+        if (!ids(m, c) || !symbolAndSide(m, c) || !accountMatches(m, c) || !quantity(m, c)) {
+            return;
+        }
+        if (m.charValue(FixTags.ORD_TYPE) != '2') {
+            business(99, "only limit orders can be replaced (OrdType 2)");
+            return;
+        }
+        if (!required(m, FixTags.PRICE) || !price(m, c)) {
+            return;
+        }
+        outcome = Outcome.COMMAND;
+    }
+
+    private void massCancel(final FixDecoder m, final Command c) {
+        if (!required(m, FixTags.CL_ORD_ID) || !required(m, FixTags.MASS_CANCEL_REQUEST_TYPE) || !required(m, FixTags.TRANSACT_TIME)) {
+            return;
+        }
+        c.type = CommandType.MASS_CANCEL;
+        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
+        if (c.newClientOrderId == ClientOrderIds.INVALID) {
+            business(99, ClientOrderIds.RULE);
+            return;
+        }
+        final char type = m.charValue(FixTags.MASS_CANCEL_REQUEST_TYPE);
+        if (type == '1') {
+            if (!required(m, FixTags.SYMBOL)) {
+                return;
+            }
+            symbol = symbol(m);
+            if (symbol == null) {
+                business(1, "unknown symbol " + m.stringValue(FixTags.SYMBOL));
+                return;
+            }
+            c.symbol = symbol.id();
+        } else if (type == '7') {
+            c.symbol = Command.ALL_SYMBOLS;
+        } else {
+            business(99, "MassCancelRequestType " + m.stringValue(FixTags.MASS_CANCEL_REQUEST_TYPE) + " is not supported (1 by symbol, 7 all)");
+            return;
+        }
+        outcome = Outcome.COMMAND;
+    }
+
+    /** Cancel and replace: OrigClOrdID names the order, ClOrdID is the request's (kept in newClientOrderId). */
+    private boolean ids(final FixDecoder m, final Command c) {
+        c.clientOrderId = clOrdId(m, FixTags.ORIG_CL_ORD_ID);
+        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
+        if (c.clientOrderId == ClientOrderIds.INVALID || c.newClientOrderId == ClientOrderIds.INVALID) {
+            business(99, ClientOrderIds.RULE);
+            return false;
+        }
+        return true;
+    }
+
+    private boolean symbolAndSide(final FixDecoder m, final Command c) {
+        symbol = symbol(m);
+        final char side = m.charValue(FixTags.SIDE);
+        if (side == '1') {
+            c.side = Side.BUY;
+        } else if (side == '2') {
+            c.side = Side.SELL;
+        } else {
+            business(99, "Side " + m.stringValue(FixTags.SIDE) + " is not supported (1 buy, 2 sell)");
+            return false;
+        }
+        if (symbol == null) {
+            business(1, "unknown symbol " + m.stringValue(FixTags.SYMBOL));
+            return false;
+        }
+        c.symbol = symbol.id();
+        return true;
+    }
+
+    private boolean accountMatches(final FixDecoder m, final Command c) {
+        if (m.has(FixTags.ACCOUNT) && m.longValue(FixTags.ACCOUNT) != c.account) {
+            business(15, "Account " + m.stringValue(FixTags.ACCOUNT) + " is not this session's account (" + c.account + ")");
+            return false;
+        }
+        return true;
+    }
+
+    private boolean quantity(final FixDecoder m, final Command c) {
+        final long qty = m.scaledDecimal(FixTags.ORDER_QTY, 0);
+        if (qty == FixDecoder.DECIMAL_MALFORMED || qty == FixDecoder.DECIMAL_MISSING) {
+            sessionReject(6, FixTags.ORDER_QTY);
+            return false;
+        }
+        if (qty == FixDecoder.DECIMAL_NOT_EXACT) {
+            business(13, "OrderQty " + m.stringValue(FixTags.ORDER_QTY) + " is not a whole number of units");
+            return false;
+        }
+        if (qty <= 0 || qty > Command.MAX_QUANTITY) {
+            business(13, "OrderQty " + m.stringValue(FixTags.ORDER_QTY) + " must be 1.." + Command.MAX_QUANTITY);
+            return false;
+        }
+        if (qty % symbol.lotSize() != 0) {
+            business(13, "OrderQty " + qty + " is not a multiple of the lot size " + symbol.lotSize() + " of " + symbol.name());
+            return false;
+        }
+        c.quantity = qty;
+        return true;
+    }
+
+    private boolean price(final FixDecoder m, final Command c) {
+        final long price = m.scaledDecimal(FixTags.PRICE, symbol.priceDecimals());
+        if (price == FixDecoder.DECIMAL_MALFORMED || price == FixDecoder.DECIMAL_MISSING) {
+            sessionReject(6, FixTags.PRICE);
+            return false;
+        }
+        if (price == FixDecoder.DECIMAL_NOT_EXACT || (price > 0 && price % symbol.tickSize() != 0)) {
+            business(99, "Price " + m.stringValue(FixTags.PRICE) + " is not on the tick of " + symbol.name() + " ("
+                + tickText(symbol) + "); prices are never rounded");
+            return false;
+        }
+        if (price <= 0 || price > Command.MAX_PRICE) {
+            business(99, "Price " + m.stringValue(FixTags.PRICE) + " must be positive");
+            return false;
+        }
+        c.price = price;
+        return true;
+    }
+
+    static String tickText(final GatewayConfig.Symbol s) {
+        return java.math.BigDecimal.valueOf(s.tickSize(), s.priceDecimals()).toPlainString();
+    }
+
+    private GatewayConfig.Symbol symbol(final FixDecoder m) {
+        for (int i = 0; i < symbols.length; i++) {
+            if (m.valueEquals(FixTags.SYMBOL, symbolNames[i])) {
+                return symbols[i];
+            }
+        }
+        return null;
+    }
+
+    private static long clOrdId(final FixDecoder m, final int tag) {
+        return ClientOrderIds.encode(m.buffer(), m.valueOffset(tag), m.valueLength(tag));
+    }
+
+    private boolean required(final FixDecoder m, final int tag) {
+        if (!m.has(tag)) {
+            sessionReject(1, tag);
+            return false;
+        }
+        return true;
+    }
+
+    private void sessionReject(final int reason, final int tag) {
+        outcome = Outcome.SESSION_REJECT;
+        sessionRejectReason = reason;
+        rejectTag = tag;
+        text = reason == 1 ? "required tag " + tag + " missing" : "tag " + tag + " has an incorrect format";
+    }
+
+    private void business(final int reason, final String why) {
+        outcome = Outcome.BUSINESS_REJECT;
+        businessReason = reason;
+        text = why;
+    }
+}

@@ -1,0 +1,172 @@
+package io.chronex.gateway;
+
+import io.chronex.gateway.fix.FixEncoder;
+import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.session.OutboundStore;
+import org.HdrHistogram.Histogram;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Where every outgoing FIX message is built, stored and sent. Messages are built into one batch;
+ * {@link #commit} appends the batch to the {@link OutboundStore} as one excerpt (all of one event's
+ * messages together) and only then writes each to its client, if connected. A message is therefore
+ * never on the wire without being stored, and a client that is away gets it by resend.
+ */
+final class Outbox {
+    private static final int MAX_BATCH_ENTRIES = 1 << 16;
+
+    private final OutboundStore store;
+    private final byte[] compId;
+    private byte[] batchBytes;
+    private final UnsafeBuffer batch;
+    private ByteBuffer batchView;
+    private final FixEncoder encoder;
+    private final int maxMessageLength;
+    private int batchLength;
+    private int entryStart;
+    private FixSession current;
+    private int currentMsgType;
+
+    private final FixSession[] entrySession = new FixSession[MAX_BATCH_ENTRIES];
+    private final int[] entryOffset = new int[MAX_BATCH_ENTRIES];
+    private final int[] entryLength = new int[MAX_BATCH_ENTRIES];
+    private final long[] entryCommandReadNanos = new long[MAX_BATCH_ENTRIES];
+    private final long[] entryEngineAppendNanos = new long[MAX_BATCH_ENTRIES];
+    private int entries;
+
+    /** Engine append → socket write, and gateway socket read → socket write (whole round trip inside the exchange). */
+    final Histogram eventToWire = new Histogram(3_600_000_000_000L, 3);
+    final Histogram readToWire = new Histogram(3_600_000_000_000L, 3);
+    final Histogram eventsReadToWire = new Histogram(3_600_000_000_000L, 3);
+    long eventsReadNanos;
+    long sentLive;
+    long slowConsumers;
+    private final Gateway gateway;
+
+    Outbox(final Gateway gateway, final OutboundStore store, final String compId, final int maxMessageLength) {
+        this.gateway = gateway;
+        this.store = store;
+        this.compId = compId.getBytes(StandardCharsets.US_ASCII);
+        this.maxMessageLength = maxMessageLength;
+        this.batchBytes = new byte[1 << 20];
+        this.batch = new UnsafeBuffer(batchBytes);
+        this.batchView = ByteBuffer.wrap(batchBytes);
+        this.encoder = new FixEncoder(batch);
+    }
+
+    /**
+     * Starts a message to a session with the standard header (our CompID, theirs, the next
+     * MsgSeqNum, SendingTime); the caller adds the body and calls {@link #end}.
+     */
+    FixEncoder begin(final FixSession session, final int msgType, final long nowMillis) {
+        if (batchLength + OutboundStore.ENTRY_HEADER + 64 + 4 * maxMessageLength > batchBytes.length) {
+            grow();
+        }
+        entryStart = batchLength;
+        current = session;
+        currentMsgType = msgType;
+        encoder.start(entryStart + OutboundStore.ENTRY_HEADER, msgType);
+        encoder.addAscii(FixTags.SENDER_COMP_ID, compId);
+        encoder.addAscii(FixTags.TARGET_COMP_ID, session.senderCompId);
+        encoder.addLong(FixTags.MSG_SEQ_NUM, session.nextOutbound);
+        encoder.addUtcTimestamp(FixTags.SENDING_TIME, nowMillis);
+        return encoder;
+    }
+
+    /** Ends the message begun last; it goes out at the next {@link #commit}. Hop times are 0 for messages not caused by a command. */
+    void end(final long commandReadNanos, final long engineAppendNanos) {
+        final int length = encoder.finish();
+        final int offset = encoder.messageOffset();
+        final int at = entryStart + OutboundStore.ENTRY_HEADER;
+        if (offset != at) {
+            batch.putBytes(at, batch, offset, length);
+        }
+        batch.putLong(entryStart, current.account);
+        batch.putInt(entryStart + 8, current.nextOutbound);
+        batch.putInt(entryStart + 12, currentMsgType);
+        batch.putInt(entryStart + 16, length);
+        if (entries == MAX_BATCH_ENTRIES) {
+            throw new IllegalStateException("more than " + MAX_BATCH_ENTRIES + " messages from one event");
+        }
+        entrySession[entries] = current;
+        entryOffset[entries] = at;
+        entryLength[entries] = length;
+        entryCommandReadNanos[entries] = commandReadNanos;
+        entryEngineAppendNanos[entries] = engineAppendNanos;
+        entries++;
+        current.nextOutbound++;
+        batchLength = at + length;
+    }
+
+    boolean isEmpty() {
+        return entries == 0;
+    }
+
+    /** Stores the batch as one excerpt (tagged with the event it answers, or -1) and sends each message to its client. */
+    void commit(final long eventsIndex) {
+        if (entries == 0) {
+            return;
+        }
+        final long storeIndex = store.append(eventsIndex, batch, batchLength);
+        for (int i = 0; i < entries; i++) {
+            final FixSession session = entrySession[i];
+            session.sentStoreIndex.addLong(storeIndex);
+            final Connection connection = session.connection;
+            if (connection != null && connection.open) {
+                if (write(connection, entryOffset[i], entryLength[i])) {
+                    final long now = System.nanoTime();
+                    session.lastSentNanos = now;
+                    sentLive++;
+                    if (entryEngineAppendNanos[i] != 0) {
+                        eventToWire.recordValue(Math.max(0, now - entryEngineAppendNanos[i]));
+                        eventsReadToWire.recordValue(Math.max(0, now - eventsReadNanos));
+                    }
+                    if (entryCommandReadNanos[i] != 0) {
+                        readToWire.recordValue(Math.max(0, now - entryCommandReadNanos[i]));
+                    }
+                }
+            }
+            entrySession[i] = null;
+        }
+        entries = 0;
+        batchLength = 0;
+    }
+
+    /** Sends bytes that are not a new message (a resend); nothing is stored. */
+    boolean write(final Connection connection, final UnsafeBuffer buffer, final int offset, final int length) {
+        final ByteBuffer view = buffer.byteBuffer() != null ? buffer.byteBuffer().duplicate() : ByteBuffer.wrap(buffer.byteArray());
+        view.limit(offset + length).position(offset);
+        return send(connection, view);
+    }
+
+    private boolean write(final Connection connection, final int offset, final int length) {
+        batchView.limit(offset + length).position(offset);
+        return send(connection, batchView);
+    }
+
+    private boolean send(final Connection connection, final ByteBuffer view) {
+        try {
+            if (!connection.send(view)) {
+                slowConsumers++;
+                gateway.drop(connection, "slow consumer: more than " + connection.pending.capacity()
+                    + " bytes waiting; it gets them by resend when it logs on again");
+                return false;
+            }
+            return true;
+        } catch (final IOException e) {
+            gateway.drop(connection, "write failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private void grow() {
+        final byte[] bigger = java.util.Arrays.copyOf(batchBytes, batchBytes.length * 2);
+        batchBytes = bigger;
+        batch.wrap(bigger);
+        batchView = ByteBuffer.wrap(bigger);
+    }
+}

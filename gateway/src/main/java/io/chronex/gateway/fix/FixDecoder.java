@@ -1,0 +1,478 @@
+package io.chronex.gateway.fix;
+
+import org.agrona.DirectBuffer;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A reusable FIX 4.4 tag=value decoder over an Agrona buffer. {@link #frame} finds where a message
+ * ends in a byte stream; {@link #decode} checks one framed message (field syntax, order of the
+ * first three fields, BodyLength, CheckSum, required header fields, repeated tags) and indexes its
+ * fields, so accessors are O(1) for tags below 1024. Nothing here allocates except
+ * {@link #stringValue} (for logs and replies to bad input), and nothing throws on any input.
+ */
+public final class FixDecoder {
+    public static final int OK = -1;
+    /** {@link #frame}: these bytes cannot start a FIX.4.4 message. */
+    public static final int FRAME_GARBAGE = -1;
+    /** {@link #frame}: the message declares itself longer than allowed. */
+    public static final int FRAME_TOO_LONG = -2;
+
+    public static final long DECIMAL_MISSING = Long.MIN_VALUE;
+    public static final long DECIMAL_MALFORMED = Long.MIN_VALUE + 1;
+    public static final long DECIMAL_NOT_EXACT = Long.MIN_VALUE + 2;
+
+    /** SessionRejectReason (373) values {@link #decode} returns. */
+    public static final int INVALID_TAG_NUMBER = 0;
+    public static final int REQUIRED_TAG_MISSING = 1;
+    public static final int TAG_WITHOUT_VALUE = 4;
+    public static final int INCORRECT_DATA_FORMAT = 6;
+    public static final int INVALID_MSG_TYPE = 11;
+    public static final int TAG_REPEATED = 13;
+    public static final int TAG_OUT_OF_ORDER = 14;
+    public static final int OTHER = 99;
+
+    private static final byte SOH = 1;
+    private static final byte[] BEGIN = "8=FIX.4.4\u00019=".getBytes(StandardCharsets.US_ASCII);
+    private static final int MAX_FIELDS = 256;
+    private static final int DIRECT_TAGS = 1024;
+    private static final long[] POWERS = new long[19];
+
+    static {
+        POWERS[0] = 1;
+        for (int i = 1; i < POWERS.length; i++) {
+            POWERS[i] = POWERS[i - 1] * 10;
+        }
+    }
+
+    private final int[] tags = new int[MAX_FIELDS];
+    private final int[] offsets = new int[MAX_FIELDS];
+    private final int[] lengths = new int[MAX_FIELDS];
+    private final int[] slotByTag = new int[DIRECT_TAGS];
+    private final int[] generationByTag = new int[DIRECT_TAGS];
+    private int generation;
+    private int fieldCount;
+    private DirectBuffer buffer;
+    private int msgType;
+    private long msgSeqNum;
+    private int rejectRefTag;
+    private final StringBuilder rejectText = new StringBuilder(128);
+
+    /**
+     * Looks for one whole message at the start of [offset, offset + length).
+     *
+     * @return its total length; 0 when more bytes are needed; {@link #FRAME_GARBAGE} or {@link #FRAME_TOO_LONG}
+     */
+    public static int frame(final DirectBuffer buf, final int offset, final int length, final int maxMessageLength) {
+        final int prefix = Math.min(length, BEGIN.length);
+        for (int i = 0; i < prefix; i++) {
+            if (buf.getByte(offset + i) != BEGIN[i]) {
+                return FRAME_GARBAGE;
+            }
+        }
+        if (length <= BEGIN.length) {
+            return 0;
+        }
+        int position = offset + BEGIN.length;
+        final int end = offset + length;
+        long bodyLength = 0;
+        int digits = 0;
+        while (true) {
+            if (position >= end) {
+                return 0;
+            }
+            final byte b = buf.getByte(position++);
+            if (b == SOH) {
+                break;
+            }
+            if (b < '0' || b > '9' || ++digits > 7) {
+                return FRAME_GARBAGE;
+            }
+            bodyLength = bodyLength * 10 + (b - '0');
+        }
+        if (digits == 0 || bodyLength == 0) {
+            return FRAME_GARBAGE;
+        }
+        final long total = (position - offset) + bodyLength + 7;
+        if (total > maxMessageLength) {
+            return FRAME_TOO_LONG;
+        }
+        return length < total ? 0 : (int) total;
+    }
+
+    /**
+     * Checks and indexes one framed message.
+     *
+     * @return {@link #OK}, or the SessionRejectReason (373) that fits the first problem found; then
+     * {@link #rejectRefTag()} and {@link #rejectText()} describe it and {@link #msgSeqNum()} and
+     * {@link #msgType()} hold what could be read of them
+     */
+    public int decode(final DirectBuffer buf, final int offset, final int length) {
+        buffer = buf;
+        fieldCount = 0;
+        msgType = 0;
+        msgSeqNum = -1;
+        rejectRefTag = 0;
+        rejectText.setLength(0);
+        if (++generation == 0) {
+            java.util.Arrays.fill(generationByTag, 0);
+            generation = 1;
+        }
+        final int end = offset + length;
+        int position = offset;
+        int checksumFieldStart = -1;
+        while (position < end) {
+            final int fieldStart = position;
+            int tag = 0;
+            int tagDigits = 0;
+            byte b = 0;
+            while (position < end && (b = buf.getByte(position)) != '=' && b != SOH) {
+                if (b < '0' || b > '9' || (tagDigits == 0 && b == '0') || tagDigits >= 6) {
+                    return reject(INVALID_TAG_NUMBER, 0, "a tag number is not a positive whole number");
+                }
+                tag = tag * 10 + (b - '0');
+                tagDigits++;
+                position++;
+            }
+            if (position >= end || b != '=' || tagDigits == 0) {
+                return reject(tagDigits == 0 ? INVALID_TAG_NUMBER : OTHER, tag, "a field is not tag=value");
+            }
+            position++;
+            final int valueStart = position;
+            while (position < end && buf.getByte(position) != SOH) {
+                position++;
+            }
+            if (position >= end) {
+                return reject(OTHER, tag, "the last field is not ended by SOH");
+            }
+            final int valueLength = position - valueStart;
+            position++;
+            if (valueLength == 0) {
+                return reject(TAG_WITHOUT_VALUE, tag, "tag " + tag + " has no value");
+            }
+            if (fieldCount == MAX_FIELDS) {
+                return reject(OTHER, tag, "more than " + MAX_FIELDS + " fields");
+            }
+            if (find(tag) >= 0) {
+                return reject(TAG_REPEATED, tag, "tag " + tag + " appears more than once");
+            }
+            if (tag == FixTags.CHECK_SUM) {
+                checksumFieldStart = fieldStart;
+                if (position != end) {
+                    return reject(TAG_OUT_OF_ORDER, tag, "CheckSum (10) is not the last field");
+                }
+            }
+            index(tag, valueStart, valueLength);
+            if (tag == FixTags.MSG_SEQ_NUM) {
+                final long seq = parseLong(valueStart, valueLength);
+                msgSeqNum = seq > 0 && seq != Long.MIN_VALUE ? seq : -1;
+            } else if (tag == FixTags.MSG_TYPE && valueLength <= 2) {
+                msgType = buf.getByte(valueStart) & 0xFF | (valueLength == 2 ? (buf.getByte(valueStart + 1) & 0xFF) << 8 : 0);
+            }
+        }
+        if (fieldCount < 4 || tags[0] != FixTags.BEGIN_STRING || tags[1] != FixTags.BODY_LENGTH || tags[2] != FixTags.MSG_TYPE) {
+            return reject(TAG_OUT_OF_ORDER, fieldCount > 2 ? tags[Math.min(2, fieldCount - 1)] : 0,
+                "a message starts with BeginString (8), BodyLength (9) and MsgType (35), in that order");
+        }
+        if (checksumFieldStart < 0) {
+            return reject(REQUIRED_TAG_MISSING, FixTags.CHECK_SUM, "CheckSum (10) is missing");
+        }
+        final long declaredBody = longValue(FixTags.BODY_LENGTH);
+        final int bodyStart = offsets[1] + lengths[1] + 1;
+        if (declaredBody != checksumFieldStart - bodyStart) {
+            return reject(OTHER, FixTags.BODY_LENGTH, "BodyLength is " + declaredBody + " but the body has "
+                + (checksumFieldStart - bodyStart) + " bytes");
+        }
+        final int checksumOffset = valueOffset(FixTags.CHECK_SUM);
+        int declaredSum = -1;
+        if (valueLength(FixTags.CHECK_SUM) == 3) {
+            final long sum = parseLong(checksumOffset, 3);
+            declaredSum = sum == Long.MIN_VALUE ? -1 : (int) sum;
+        }
+        int sum = 0;
+        for (int i = offset; i < checksumFieldStart; i++) {
+            sum += buf.getByte(i) & 0xFF;
+        }
+        sum &= 0xFF;
+        if (declaredSum != sum) {
+            return reject(OTHER, FixTags.CHECK_SUM, "CheckSum is " + stringValue(FixTags.CHECK_SUM) + ", computed "
+                + (sum < 10 ? "00" : sum < 100 ? "0" : "") + sum);
+        }
+        if (valueLength(FixTags.MSG_TYPE) > 2) {
+            return reject(INVALID_MSG_TYPE, FixTags.MSG_TYPE, "MsgType " + stringValue(FixTags.MSG_TYPE) + " is not valid");
+        }
+        if (!has(FixTags.SENDER_COMP_ID)) {
+            return reject(REQUIRED_TAG_MISSING, FixTags.SENDER_COMP_ID, "SenderCompID (49) is missing");
+        }
+        if (!has(FixTags.TARGET_COMP_ID)) {
+            return reject(REQUIRED_TAG_MISSING, FixTags.TARGET_COMP_ID, "TargetCompID (56) is missing");
+        }
+        if (!has(FixTags.MSG_SEQ_NUM)) {
+            return reject(REQUIRED_TAG_MISSING, FixTags.MSG_SEQ_NUM, "MsgSeqNum (34) is missing");
+        }
+        if (msgSeqNum < 1) {
+            return reject(INCORRECT_DATA_FORMAT, FixTags.MSG_SEQ_NUM, "MsgSeqNum (34) is not a positive whole number");
+        }
+        if (!has(FixTags.SENDING_TIME)) {
+            return reject(REQUIRED_TAG_MISSING, FixTags.SENDING_TIME, "SendingTime (52) is missing");
+        }
+        if (utcTimestampMillis(FixTags.SENDING_TIME) == Long.MIN_VALUE) {
+            return reject(INCORRECT_DATA_FORMAT, FixTags.SENDING_TIME, "SendingTime (52) is not YYYYMMDD-HH:MM:SS[.sss]");
+        }
+        return OK;
+    }
+
+    private int reject(final int reason, final int tag, final String text) {
+        rejectRefTag = tag;
+        rejectText.setLength(0);
+        rejectText.append(text);
+        return reason;
+    }
+
+    private void index(final int tag, final int valueOffset, final int valueLength) {
+        tags[fieldCount] = tag;
+        offsets[fieldCount] = valueOffset;
+        lengths[fieldCount] = valueLength;
+        if (tag < DIRECT_TAGS) {
+            slotByTag[tag] = fieldCount;
+            generationByTag[tag] = generation;
+        }
+        fieldCount++;
+    }
+
+    private int find(final int tag) {
+        if (tag < DIRECT_TAGS) {
+            return generationByTag[tag] == generation ? slotByTag[tag] : -1;
+        }
+        for (int i = 0; i < fieldCount; i++) {
+            if (tags[i] == tag) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public int rejectRefTag() {
+        return rejectRefTag;
+    }
+
+    public CharSequence rejectText() {
+        return rejectText;
+    }
+
+    /** MsgType packed as in {@link FixMsgTypes}; 0 when it could not be read. */
+    public int msgType() {
+        return msgType;
+    }
+
+    /** MsgSeqNum, or -1 when missing or malformed. */
+    public long msgSeqNum() {
+        return msgSeqNum;
+    }
+
+    public DirectBuffer buffer() {
+        return buffer;
+    }
+
+    public int fieldCount() {
+        return fieldCount;
+    }
+
+    public int tagAt(final int index) {
+        return tags[index];
+    }
+
+    public boolean has(final int tag) {
+        return find(tag) >= 0;
+    }
+
+    /** Offset of the tag's value in {@link #buffer()}, or -1. */
+    public int valueOffset(final int tag) {
+        final int slot = find(tag);
+        return slot < 0 ? -1 : offsets[slot];
+    }
+
+    /** Length of the tag's value, or -1. */
+    public int valueLength(final int tag) {
+        final int slot = find(tag);
+        return slot < 0 ? -1 : lengths[slot];
+    }
+
+    /** A whole number (optionally signed), or Long.MIN_VALUE when missing or malformed. */
+    public long longValue(final int tag) {
+        final int slot = find(tag);
+        return slot < 0 ? Long.MIN_VALUE : parseLong(offsets[slot], lengths[slot]);
+    }
+
+    /** A one-character value, or 0. */
+    public char charValue(final int tag) {
+        final int slot = find(tag);
+        return slot < 0 || lengths[slot] != 1 ? 0 : (char) (buffer.getByte(offsets[slot]) & 0xFF);
+    }
+
+    /** True only for "Y". */
+    public boolean booleanValue(final int tag) {
+        return charValue(tag) == 'Y';
+    }
+
+    public boolean valueEquals(final int tag, final byte[] ascii) {
+        final int slot = find(tag);
+        if (slot < 0 || lengths[slot] != ascii.length) {
+            return false;
+        }
+        final int offset = offsets[slot];
+        for (int i = 0; i < ascii.length; i++) {
+            if (buffer.getByte(offset + i) != ascii[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value as a String (allocates: for logs and error replies only); null when missing. */
+    public String stringValue(final int tag) {
+        final int slot = find(tag);
+        if (slot < 0) {
+            return null;
+        }
+        final byte[] bytes = new byte[lengths[slot]];
+        buffer.getBytes(offsets[slot], bytes);
+        return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * A decimal value times 10^decimals when that is a whole number: "100.05" at 2 is 10005. Else
+     * {@link #DECIMAL_MISSING}, {@link #DECIMAL_MALFORMED} (not a decimal, or too large) or
+     * {@link #DECIMAL_NOT_EXACT} (a non-zero digit beyond the given decimals).
+     */
+    public long scaledDecimal(final int tag, final int decimals) {
+        final int slot = find(tag);
+        if (slot < 0) {
+            return DECIMAL_MISSING;
+        }
+        if (decimals < 0 || decimals > 18) {
+            return DECIMAL_MALFORMED;
+        }
+        int position = offsets[slot];
+        final int end = position + lengths[slot];
+        boolean negative = false;
+        if (buffer.getByte(position) == '-') {
+            negative = true;
+            position++;
+        }
+        long value = 0;
+        int digits = 0;
+        boolean point = false;
+        int fraction = 0;
+        boolean inexact = false;
+        for (; position < end; position++) {
+            final byte b = buffer.getByte(position);
+            if (b == '.') {
+                if (point) {
+                    return DECIMAL_MALFORMED;
+                }
+                point = true;
+                continue;
+            }
+            if (b < '0' || b > '9') {
+                return DECIMAL_MALFORMED;
+            }
+            digits++;
+            if (point && fraction >= decimals) {
+                if (b != '0') {
+                    inexact = true;
+                }
+                continue;
+            }
+            if (point) {
+                fraction++;
+            }
+            if (value > (Long.MAX_VALUE - 9) / 10) {
+                return DECIMAL_MALFORMED;
+            }
+            value = value * 10 + (b - '0');
+        }
+        if (digits == 0) {
+            return DECIMAL_MALFORMED;
+        }
+        if (inexact) {
+            return DECIMAL_NOT_EXACT;
+        }
+        final long scale = POWERS[decimals - fraction];
+        if (value > Long.MAX_VALUE / scale) {
+            return DECIMAL_MALFORMED;
+        }
+        value *= scale;
+        return negative ? -value : value;
+    }
+
+    /** UTCTimestamp YYYYMMDD-HH:MM:SS[.fraction] as epoch milliseconds, or Long.MIN_VALUE. */
+    public long utcTimestampMillis(final int tag) {
+        final int slot = find(tag);
+        if (slot < 0) {
+            return Long.MIN_VALUE;
+        }
+        final int o = offsets[slot];
+        final int length = lengths[slot];
+        if (length != 17 && (length < 19 || length > 27 || buffer.getByte(o + 17) != '.')) {
+            return Long.MIN_VALUE;
+        }
+        if (buffer.getByte(o + 8) != '-' || buffer.getByte(o + 11) != ':' || buffer.getByte(o + 14) != ':') {
+            return Long.MIN_VALUE;
+        }
+        final int year = digits(o, 4);
+        final int month = digits(o + 4, 2);
+        final int day = digits(o + 6, 2);
+        final int hour = digits(o + 9, 2);
+        final int minute = digits(o + 12, 2);
+        final int second = digits(o + 15, 2);
+        int millis = 0;
+        if (length > 17) {
+            final int fractionDigits = length - 18;
+            final int f = digits(o + 18, Math.min(3, fractionDigits));
+            if (f < 0 || (fractionDigits > 3 && digits(o + 21, fractionDigits - 3) < 0)) {
+                return Long.MIN_VALUE;
+            }
+            millis = fractionDigits >= 3 ? f : fractionDigits == 2 ? f * 10 : f * 100;
+        }
+        if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+            || second < 0 || second > 60) {
+            return Long.MIN_VALUE;
+        }
+        return ((Dates.daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + millis;
+    }
+
+    private int digits(final int offset, final int count) {
+        int value = 0;
+        for (int i = 0; i < count; i++) {
+            final byte b = buffer.getByte(offset + i);
+            if (b < '0' || b > '9') {
+                return -1;
+            }
+            value = value * 10 + (b - '0');
+        }
+        return value;
+    }
+
+    private long parseLong(final int offset, final int length) {
+        int position = offset;
+        final int end = offset + length;
+        boolean negative = false;
+        if (buffer.getByte(position) == '-') {
+            negative = true;
+            position++;
+        }
+        if (position == end || end - position > 18) {
+            return Long.MIN_VALUE;
+        }
+        long value = 0;
+        for (; position < end; position++) {
+            final byte b = buffer.getByte(position);
+            if (b < '0' || b > '9') {
+                return Long.MIN_VALUE;
+            }
+            value = value * 10 + (b - '0');
+        }
+        return negative ? -value : value;
+    }
+}

@@ -1,0 +1,31 @@
+package io.chronex.gateway.fix;
+
+/**
+ * MsgType (35) values packed into an int: the first character in the low byte, a second one (as in
+ * "AE") in the next byte, so a message type compares and switches as a number.
+ */
+public final class FixMsgTypes {
+    public static final int HEARTBEAT = '0';
+    public static final int TEST_REQUEST = '1';
+    public static final int RESEND_REQUEST = '2';
+    public static final int REJECT = '3';
+    public static final int SEQUENCE_RESET = '4';
+    public static final int LOGOUT = '5';
+    public static final int EXECUTION_REPORT = '8';
+    public static final int ORDER_CANCEL_REJECT = '9';
+    public static final int LOGON = 'A';
+    public static final int NEW_ORDER_SINGLE = 'D';
+    public static final int ORDER_CANCEL_REQUEST = 'F';
+    public static final int ORDER_CANCEL_REPLACE_REQUEST = 'G';
+    public static final int BUSINESS_MESSAGE_REJECT = 'j';
+    public static final int ORDER_MASS_CANCEL_REQUEST = 'q';
+    public static final int ORDER_MASS_CANCEL_REPORT = 'r';
+
+    private FixMsgTypes() {
+    }
+
+    /** Packs one or two characters. */
+    public static int of(final String type) {
+        return type.length() == 1 ? type.charAt(0) : type.charAt(0) | type.charAt(1) << 8;
+    }
+}

@@ -1,0 +1,109 @@
+package io.chronex.gateway.session;
+
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The inbound side of every session's sequence numbers, in a small memory-mapped file: the next
+ * MsgSeqNum expected from each client, and where in the journal to start looking on a restart.
+ * Stores into the mapping are plain memory writes (no system call), and reach the file even if the
+ * process is killed; only a machine crash can lose the last ones, which the journal scan on start
+ * (see {@link #scanFrom()}) puts right for every message that reached the journal.
+ *
+ * <p>Layout: a 64-byte header (magic, version, scan-from journal index) and then one 64-byte slot per
+ * session: SenderCompID (32 bytes, NUL padded), next expected inbound MsgSeqNum (i64).
+ */
+public final class SessionStateFile implements AutoCloseable {
+    private static final long MAGIC = 0x4358_5353_5441_5431L; // "CXSSTAT1"
+    private static final int HEADER = 64;
+    private static final int SLOT = 64;
+    private static final int NAME = 32;
+    private static final int EXPECTED = 32;
+    private static final int SCAN_FROM = 16;
+    public static final int MAX_SESSIONS = 4096;
+
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+
+    public SessionStateFile(final Path file) {
+        final long size = HEADER + (long) SLOT * MAX_SESSIONS;
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            final boolean fresh = raf.length() == 0;
+            if (!fresh && raf.length() != size) {
+                throw new IllegalStateException(file + " is " + raf.length() + " bytes, a session state file is " + size
+                    + "; it is damaged or not ours");
+            }
+            raf.setLength(size);
+            mapped = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, size);
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot open session state " + file + ": " + e.getMessage(), e);
+        }
+        buffer = new UnsafeBuffer(mapped);
+        if (buffer.getLong(0) == 0) {
+            buffer.putLong(8, 1);
+            buffer.putLong(SCAN_FROM, -1);
+            buffer.putLong(0, MAGIC);
+        } else if (buffer.getLong(0) != MAGIC) {
+            throw new IllegalStateException(file + " is not a chronex session state file");
+        }
+    }
+
+    /** The slot of a session, claimed on first use; its expected inbound sequence starts at 1. */
+    public int slot(final String senderCompId) {
+        final byte[] name = senderCompId.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < MAX_SESSIONS; i++) {
+            final int at = HEADER + i * SLOT;
+            if (buffer.getByte(at) == 0) {
+                buffer.putBytes(at, name);
+                buffer.putLong(at + EXPECTED, 1);
+                return i;
+            }
+            if (nameEquals(at, name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("more than " + MAX_SESSIONS + " sessions in one gateway's state file");
+    }
+
+    private boolean nameEquals(final int at, final byte[] name) {
+        for (int i = 0; i < NAME; i++) {
+            final byte expected = i < name.length ? name[i] : 0;
+            if (buffer.getByte(at + i) != expected) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public long expectedInbound(final int slot) {
+        return buffer.getLong(HEADER + slot * SLOT + EXPECTED);
+    }
+
+    public void expectedInbound(final int slot, final long seq) {
+        buffer.putLong(HEADER + slot * SLOT + EXPECTED, seq);
+    }
+
+    /**
+     * A journal index at or before every command this gateway appended whose sequence number might
+     * not be in the slots yet; -1 when it never appended anything.
+     */
+    public long scanFrom() {
+        return buffer.getLong(SCAN_FROM);
+    }
+
+    public void scanFrom(final long index) {
+        buffer.putLong(SCAN_FROM, index);
+    }
+
+    @Override
+    public void close() {
+        IoUtil.unmap(mapped);
+    }
+}
