@@ -59,7 +59,8 @@ public final class FixDecoder {
     private final StringBuilder rejectText = new StringBuilder(128);
 
     /**
-     * Looks for one whole message at the start of [offset, offset + length).
+     * Looks for one whole message at the start of [offset, offset + length): "8=FIX.4.4", a
+     * BodyLength, and everything up to the CheckSum field.
      *
      * @return its total length; 0 when more bytes are needed; {@link #FRAME_GARBAGE} or {@link #FRAME_TOO_LONG}
      */
@@ -93,11 +94,21 @@ public final class FixDecoder {
         if (digits == 0 || bodyLength == 0) {
             return FRAME_GARBAGE;
         }
-        final long total = (position - offset) + bodyLength + 7;
-        if (total > maxMessageLength) {
+        if ((position - offset) + bodyLength + 7 > maxMessageLength) {
             return FRAME_TOO_LONG;
         }
-        return length < total ? 0 : (int) total;
+        // The message ends at the first "<SOH>10=ddd<SOH>" (no other field has tag 10), wherever
+        // BodyLength says: a wrong BodyLength is then a rejectable message, not a lost stream.
+        for (int i = position - 1; i + 8 <= end; i++) {
+            if (buf.getByte(i) == SOH && buf.getByte(i + 1) == '1' && buf.getByte(i + 2) == '0' && buf.getByte(i + 3) == '='
+                && buf.getByte(i + 7) == SOH) {
+                return i + 8 - offset;
+            }
+            if (i + 8 - offset > maxMessageLength) {
+                return FRAME_TOO_LONG;
+            }
+        }
+        return end - offset >= maxMessageLength ? FRAME_TOO_LONG : 0;
     }
 
     /**

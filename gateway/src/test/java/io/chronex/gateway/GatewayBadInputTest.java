@@ -1,0 +1,200 @@
+package io.chronex.gateway;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import quickfix.Message;
+import quickfix.field.ExecType;
+import quickfix.field.OrdStatus;
+import quickfix.field.Side;
+import quickfix.field.TimeInForce;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Bad input on the gateway's port, from raw sockets, while a QuickFIX/J client keeps trading:
+ * garbage, truncated and oversized messages, wrong CheckSum and BodyLength, missing tags, unknown
+ * message types, and thousands of connects and disconnects. Each gets the answer the FIX spec
+ * gives (a session Reject with the right reason, or the connection cut); the good session never
+ * notices, and the gateway's heap stays flat.
+ */
+class GatewayBadInputTest {
+    private static final String SESSIONS = """
+          - {senderCompId: ALICE, account: 1}
+          - {senderCompId: MALLORY, account: 2}
+        """;
+
+    @TempDir
+    static Path tmp;
+    private static Exchange exchange;
+    private static QfjClient alice;
+    private static int orders;
+
+    @BeforeAll
+    static void start() throws Exception {
+        exchange = new Exchange(tmp, SESSIONS);
+        exchange.startEngine();
+        exchange.startGateway();
+        alice = new QfjClient("ALICE", null, exchange.port, false);
+        alice.awaitLogon();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (alice != null) {
+            alice.close();
+        }
+        exchange.close();
+    }
+
+    /** The good session still trades: one order in, its report out. */
+    private static void aliceStillTrades() throws Exception {
+        final String id = "OK" + (++orders);
+        alice.send(GatewayLifecycleTest.order(id, Side.BUY, "ACME", "1", "95.00", TimeInForce.DAY));
+        final Message m = alice.next();
+        GatewayLifecycleTest.expectReport(m, id, ExecType.NEW, OrdStatus.NEW, 0, 1);
+    }
+
+    @Test
+    void garbageTruncatedAndHugeMessagesCutOnlyTheirOwnConnection() throws Exception {
+        final Random random = new Random(7);
+        for (int i = 0; i < 50; i++) {
+            final byte[] junk = new byte[1 + random.nextInt(2000)];
+            random.nextBytes(junk);
+            assertTrue(cutOff(junk), "random bytes: the connection is closed");
+        }
+        assertTrue(cutOff("8=FIX.4.4\u00019=999999\u000135=A\u0001".getBytes(StandardCharsets.US_ASCII)), "declared length too long");
+        final StringBuilder huge = new StringBuilder("8=FIX.4.4\u00019=5000\u000135=A\u0001");
+        huge.append("58=").append("x".repeat(6000)).append('\u0001');
+        assertTrue(cutOff(huge.toString().getBytes(StandardCharsets.US_ASCII)), "a message longer than maxMessageLength");
+        assertTrue(cutOff("8=FIX.4.2\u00019=5\u000135=0\u000110=000\u0001".getBytes(StandardCharsets.US_ASCII)), "wrong BeginString");
+        // Truncated: half a Logon, then silence: cut at the logon timeout.
+        final byte[] logon = FixText.logon("MALLORY", 1);
+        assertTrue(cutOff(java.util.Arrays.copyOf(logon, logon.length / 2)), "half a logon then nothing");
+        aliceStillTrades();
+    }
+
+    @Test
+    void malformedMessagesInASessionGetTheRightSessionReject() throws Exception {
+        try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
+            // wrong CheckSum
+            mallory.sendRaw(FixText.withChecksum(mallory.body("0", ""), "000"));
+            assertEquals("99", mallory.expect("3").get(373));
+            // wrong BodyLength
+            mallory.sendRaw(FixText.withBodyLength(mallory.body("0", ""), 3));
+            assertEquals("99", mallory.expect("3").get(373));
+            // required tag missing (NewOrderSingle without Symbol)
+            mallory.send("D", "11=M1\u000154=1\u000138=1\u000140=2\u000144=100\u000160=20261122-10:00:00\u0001");
+            final FixText.Fields missing = mallory.expect("3");
+            assertEquals("1", missing.get(373));
+            assertEquals("55", missing.get(371));
+            // malformed value (price not a number)
+            mallory.send("D", "11=M2\u000155=ACME\u000154=1\u000138=1\u000140=2\u000144=abc\u000160=20261122-10:00:00\u0001");
+            final FixText.Fields format = mallory.expect("3");
+            assertEquals("6", format.get(373));
+            assertEquals("44", format.get(371));
+            // tag without value, repeated tag, invalid tag number
+            mallory.send("D", "11=\u000155=ACME\u0001");
+            assertEquals("4", mallory.expect("3").get(373));
+            mallory.send("D", "11=M3\u000111=M4\u0001");
+            assertEquals("13", mallory.expect("3").get(373));
+            mallory.send("D", "0x=1\u0001");
+            assertEquals("0", mallory.expect("3").get(373));
+            // unknown MsgType: session Reject 11; a valid but unsupported one: BusinessMessageReject 3
+            mallory.send("ZZZ", "");
+            assertEquals("11", mallory.expect("3").get(373));
+            mallory.send("V", "262=1\u0001");
+            assertEquals("3", mallory.expect("j").get(380));
+            // and the session is still usable: an order from it is accepted
+            mallory.send("D", "11=M5\u000155=ACME\u000154=2\u000138=1\u000140=2\u000144=105.00\u000160=20261122-10:00:00\u0001");
+            final FixText.Fields report = mallory.expect("8");
+            assertEquals("M5", report.get(11));
+            assertEquals("0", report.get(150));
+            // sequence number too low without PossDupFlag: Logout and disconnect
+            mallory.sendWithSeq(1, "0", "");
+            final FixText.Fields logout = mallory.expect("5");
+            assertTrue(logout.get(58).contains("MsgSeqNum too low"), logout.get(58));
+        }
+        aliceStillTrades();
+    }
+
+    @Test
+    void thousandsOfConnectsAndDisconnectsLeaveMemoryFlat() throws Exception {
+        final long before = gatewayHeapAfterGc();
+        for (int i = 0; i < 10_000; i++) {
+            try (Socket s = new Socket("127.0.0.1", exchange.port)) {
+                if ((i & 1) == 0) {
+                    s.getOutputStream().write(FixText.logon("NOBODY", 1));
+                }
+            }
+            if (i % 2500 == 0) {
+                aliceStillTrades();
+            }
+        }
+        aliceStillTrades();
+        final long after = gatewayHeapAfterGc();
+        assertTrue(after < before + 32L * 1024 * 1024, "gateway heap after GC went from " + before + " to " + after + " bytes");
+        assertTrue(Files.readString(exchange.dir.resolve("gateway-1.out")).contains("unknown SenderCompID NOBODY"));
+    }
+
+    /** Heap in use after a full GC in the gateway JVM, read with jcmd. */
+    private long gatewayHeapAfterGc() throws Exception {
+        final long pid = Long.parseLong(Files.readString(exchange.data.resolve("gateways/1/gateway.pid")).trim());
+        final Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        run(jcmd.toString(), Long.toString(pid), "GC.run");
+        final String info = run(jcmd.toString(), Long.toString(pid), "GC.heap_info");
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+        long used = 0;
+        while (m.find()) {
+            used += Long.parseLong(m.group(1)) * 1024;
+        }
+        assertTrue(used > 0, "jcmd GC.heap_info: " + info);
+        return used;
+    }
+
+    private static String run(final String... command) throws Exception {
+        final Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        return out;
+    }
+
+    /** Sends bytes on a new connection; true when the gateway closes it within 5 s. */
+    private static boolean cutOff(final byte[] bytes) throws IOException {
+        try (Socket s = new Socket("127.0.0.1", exchange.port)) {
+            s.setSoTimeout(5000);
+            final OutputStream out = s.getOutputStream();
+            try {
+                out.write(bytes);
+                out.flush();
+            } catch (final IOException e) {
+                return true;
+            }
+            final InputStream in = s.getInputStream();
+            final byte[] buffer = new byte[4096];
+            try {
+                while (true) {
+                    if (in.read(buffer) < 0) {
+                        return true;
+                    }
+                }
+            } catch (final SocketTimeoutException e) {
+                return false;
+            } catch (final IOException e) {
+                return true;
+            }
+        }
+    }
+}
