@@ -40,32 +40,31 @@ final class Connection {
         this.session = null;
         this.open = true;
         this.closeAtNanos = 0;
+        this.dirty = false;
         in.clear();
         pending.clear();
     }
 
+    /** Set while output waits for the end of the gateway's loop pass (see {@link #flush}). */
+    boolean dirty;
+
     /**
-     * Writes bytes, or queues what the socket does not take.
+     * Queues bytes for the next {@link #flush}: everything a pass of the gateway loop sends to one
+     * client goes out in one system call.
      *
      * @return false when the pending buffer overflowed (the caller cuts the client off)
      */
-    boolean send(final ByteBuffer src) throws IOException {
-        if (pending.position() == 0) {
-            channel.write(src);
-            if (!src.hasRemaining()) {
-                return true;
-            }
-        }
+    boolean send(final ByteBuffer src) {
         if (src.remaining() > pending.remaining()) {
             return false;
         }
         pending.put(src);
-        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
         return true;
     }
 
-    /** Writes what is pending; true when all of it went. */
+    /** Writes what is pending; true when all of it went (else the selector says when to go on). */
     boolean flush() throws IOException {
+        dirty = false;
         if (pending.position() == 0) {
             return true;
         }
@@ -73,9 +72,12 @@ final class Connection {
         channel.write(pending);
         pending.compact();
         if (pending.position() == 0) {
-            key.interestOps(SelectionKey.OP_READ);
+            if (key.interestOps() != SelectionKey.OP_READ) {
+                key.interestOps(SelectionKey.OP_READ);
+            }
             return true;
         }
+        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
         return false;
     }
 }

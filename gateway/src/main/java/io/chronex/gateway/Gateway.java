@@ -76,6 +76,7 @@ public final class Gateway implements AutoCloseable {
     private final ServerSocketChannel server;
     private final ArrayDeque<Connection> freeConnections = new ArrayDeque<>();
     private final List<Connection> connections = new ArrayList<>();
+    private final ArrayList<Connection> dirty = new ArrayList<>();
     private final Consumer<SelectionKey> onKey = this::onKey;
 
     private final FixDecoder decoder = new FixDecoder();
@@ -246,7 +247,31 @@ public final class Gateway implements AutoCloseable {
             timers(now);
             nextTimerNanos = now + 10_000_000L;
         }
+        flushAll();
         return work;
+    }
+
+    /** A connection with output queued in this pass. */
+    void toFlush(final Connection c) {
+        dirty.add(c);
+    }
+
+    private void flushAll() {
+        for (int i = 0; i < dirty.size(); i++) {
+            final Connection c = dirty.get(i);
+            if (!c.open) {
+                continue;
+            }
+            try {
+                c.flush();
+                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                    close(c, null);
+                }
+            } catch (final IOException e) {
+                drop(c, "write failed: " + e.getMessage());
+            }
+        }
+        dirty.clear();
     }
 
     private void onKey(final SelectionKey key) {
@@ -547,9 +572,6 @@ public final class Gateway implements AutoCloseable {
         final int length = e.finish();
         outbox.write(c, scratch, e.messageOffset(), length);
         c.closeAtNanos = System.nanoTime() + SECOND;
-        if (c.pending.position() == 0) {
-            close(c, null);
-        }
     }
 
     private void sequenceReset(final FixSession s, final long expected) {

@@ -6,7 +6,6 @@ import io.chronex.gateway.session.OutboundStore;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -38,7 +37,10 @@ final class Outbox {
     private final long[] entryEngineAppendNanos = new long[MAX_BATCH_ENTRIES];
     private int entries;
 
-    /** Engine append → socket write, and gateway socket read → socket write (whole round trip inside the exchange). */
+    /**
+     * Engine append → queued for the socket, events read → queued, and gateway socket read → queued
+     * (the round trip inside the exchange). Queued output is written at the end of the same loop pass.
+     */
     final Histogram eventToWire = new Histogram(3_600_000_000_000L, 3);
     final Histogram readToWire = new Histogram(3_600_000_000_000L, 3);
     final Histogram eventsReadToWire = new Histogram(3_600_000_000_000L, 3);
@@ -149,18 +151,17 @@ final class Outbox {
     }
 
     private boolean send(final Connection connection, final ByteBuffer view) {
-        try {
-            if (!connection.send(view)) {
-                slowConsumers++;
-                gateway.drop(connection, "slow consumer: more than " + connection.pending.capacity()
-                    + " bytes waiting; it gets them by resend when it logs on again");
-                return false;
-            }
-            return true;
-        } catch (final IOException e) {
-            gateway.drop(connection, "write failed: " + e.getMessage());
+        if (!connection.send(view)) {
+            slowConsumers++;
+            gateway.drop(connection, "slow consumer: more than " + connection.pending.capacity()
+                + " bytes waiting; it gets them by resend when it logs on again");
             return false;
         }
+        if (!connection.dirty) {
+            connection.dirty = true;
+            gateway.toFlush(connection);
+        }
+        return true;
     }
 
     private void grow() {

@@ -40,8 +40,9 @@ public final class LoadGenMain {
 
         Logs N FIX 4.4 sessions on (SenderCompID PREFIX1..PREFIXN, ResetSeqNumFlag=Y) and sends orders:
         60% limit orders that rest a few ticks off the mid, 15% that cross it, 15% cancels and 10%
-        replaces of the session's own resting orders. Each request's round trip ends at its first
-        ExecutionReport or OrderCancelReject.
+        replaces of the session's own resting orders (a session with over 2,000 resting orders cancels
+        instead of adding more). Each request's round trip ends at its first ExecutionReport or
+        OrderCancelReject.
 
           --port P           the gateway's port (required); --host (default 127.0.0.1)
           --sessions N       sessions, round robin (default 1; the demo configuration has LOAD1..LOAD8)
@@ -61,6 +62,8 @@ public final class LoadGenMain {
         """;
 
     private static final long SECOND = 1_000_000_000L;
+    /** Above this many resting orders a session cancels instead of adding more. */
+    private static final int MAX_RESTING = 2000;
 
     /** One FIX connection and the orders it has resting. */
     private static final class Client {
@@ -73,6 +76,7 @@ public final class LoadGenMain {
         int nextSeq = 1;
         boolean loggedOn;
         boolean loggedOut;
+        boolean logoutSent;
         final LongArrayList resting = new LongArrayList();
         final Long2LongHashMap restingAt = new Long2LongHashMap(-1);
         /** side (1/2) and symbol index of every order we know, by ClOrdID. */
@@ -287,8 +291,12 @@ public final class LoadGenMain {
                 nextProgress += SECOND;
             }
             idle = work > 0 ? 0 : idle + 1;
-            if (idle > 1000) {
-                LockSupport.parkNanos(pingpong ? 1_000 : 10_000);
+            // Ping-pong spins (a park costs ~50 us here, which would be measured as round trip);
+            // rate mode parks when idle so it leaves the exchange its CPUs between sends.
+            if (pingpong) {
+                Thread.onSpinWait();
+            } else if (idle > 1000) {
+                LockSupport.parkNanos(10_000);
             }
         }
         final long sendingEnded = System.nanoTime();
@@ -301,6 +309,7 @@ public final class LoadGenMain {
         for (final Client c : clients) {
             header(c, FixMsgTypes.LOGOUT);
             send(c);
+            c.logoutSent = true;
         }
         final long logoutDeadline = System.nanoTime() + 2 * SECOND;
         while (!allLoggedOut() && System.nanoTime() < logoutDeadline) {
@@ -355,7 +364,10 @@ public final class LoadGenMain {
         sentAt[(int) id] = intendedNanos;
         final Client c = clients.get((int) (id % clients.size()));
         final int dice = random.nextInt(100);
-        if (dice < 60 || c.resting.isEmpty() && dice >= 75) {
+        if (c.resting.size() > MAX_RESTING && dice < 75) {
+            // Keep each session's resting orders bounded, as a real participant would.
+            cancel(c, id);
+        } else if (dice < 60 || c.resting.isEmpty() && dice >= 75) {
             newOrder(c, id, false);
         } else if (dice < 75) {
             newOrder(c, id, true);
@@ -460,7 +472,9 @@ public final class LoadGenMain {
             }
             final int n = c.channel.read(c.in);
             if (n < 0) {
-                if (!c.loggedOut) {
+                if (c.logoutSent) {
+                    c.loggedOut = true;
+                } else if (!c.loggedOut) {
                     fail("session " + c.sender + ": the gateway closed the connection");
                 }
                 continue;

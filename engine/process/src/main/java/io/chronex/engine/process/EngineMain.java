@@ -94,7 +94,7 @@ public final class EngineMain {
         }
         final IdleStrategy idleStrategy = switch (idle) {
             case "busy" -> new BusySpinIdleStrategy();
-            case "backoff" -> new BackoffIdleStrategy(100, 10, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+            case "backoff" -> new BackoffIdleStrategy(100, 2_000, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             default -> {
                 fail("--idle must be busy or backoff, not '" + idle + "'");
                 yield null;
