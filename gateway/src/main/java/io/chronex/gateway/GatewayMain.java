@@ -6,6 +6,7 @@ import io.chronex.queues.RunFiles;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 import sun.misc.Signal;
 
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** bin/gateway: runs one FIX 4.4 gateway on a data directory until SIGTERM. */
 public final class GatewayMain {
     static final String USAGE = """
-        Usage: bin/gateway --data-dir DIR --config FILE [--id N] [--port P] [--idle backoff|busy]
+        Usage: bin/gateway --data-dir DIR --config FILE [--id N] [--port P] [--idle backoff|yield|busy]
 
         Runs a FIX 4.4 acceptor: clients log on with a SenderCompID configured for this gateway, their
         orders go to DIR/commands (the journal) and the engine's results come back from DIR/events as
@@ -28,7 +29,8 @@ public final class GatewayMain {
                            docs/operating.md); symbols come from the engine configuration it names
           --id N           this gateway's id, 1..999 (default 1); it serves the sessions with 'gateway: N'
           --port P         TCP port (default: the config's port); 0 picks a free one, printed at start
-          --idle MODE      backoff (default: spin, yield, then park up to 1 ms) or busy (spin; give it a core)
+          --idle MODE      backoff (default: spin, yield, then park up to 1 ms), yield (never sleeps but gives
+                           way to anything runnable) or busy (spin; give it a core of its own)
           --help           this text
 
         SIGTERM (or Ctrl-C) logs every session out and exits 0. Logs go to standard output and to
@@ -66,9 +68,10 @@ public final class GatewayMain {
         }
         final IdleStrategy idleStrategy = switch (idle) {
             case "busy" -> new BusySpinIdleStrategy();
+            case "yield" -> new YieldingIdleStrategy();
             case "backoff" -> new BackoffIdleStrategy(100, 2_000, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             default -> {
-                fail("--idle must be busy or backoff, not '" + idle + "'");
+                fail("--idle must be backoff, yield or busy, not '" + idle + "'");
                 yield null;
             }
         };

@@ -8,6 +8,7 @@ import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -20,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** bin/engine: runs the engine service on a data directory until SIGTERM. */
 public final class EngineMain {
     static final String USAGE = """
-        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|busy] [--cpu N] [--snapshot-every N]
+        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|yield|busy] [--cpu N] [--snapshot-every N]
 
         Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
         command to DIR/events. On start it finds the last command answered, restores the newest good
@@ -31,6 +32,8 @@ public final class EngineMain {
           --config FILE    symbols, accounts and risk checks (YAML; see config/engine.yaml and docs/operating.md)
           --idle MODE      what the engine thread does when the journal is empty:
                              backoff  spin, then yield, then park up to 1 ms (default: leaves a small box usable)
+                             yield    Thread.yield() in a loop: never sleeps, but gives the CPU to anything
+                                      else runnable (low latency on a small box, at the cost of a busy CPU)
                              busy     spin without pause (lowest latency; give the engine a core of its own)
           --cpu N          pin the engine thread to CPU N (Java-Thread-Affinity); with --idle busy, keep
                            other work off that CPU (isolcpus/taskset). A CPU that cannot be had is a warning
@@ -94,9 +97,10 @@ public final class EngineMain {
         }
         final IdleStrategy idleStrategy = switch (idle) {
             case "busy" -> new BusySpinIdleStrategy();
+            case "yield" -> new YieldingIdleStrategy();
             case "backoff" -> new BackoffIdleStrategy(100, 2_000, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
             default -> {
-                fail("--idle must be busy or backoff, not '" + idle + "'");
+                fail("--idle must be backoff, yield or busy, not '" + idle + "'");
                 yield null;
             }
         };
