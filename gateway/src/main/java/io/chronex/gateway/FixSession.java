@@ -1,6 +1,6 @@
 package io.chronex.gateway;
 
-import org.agrona.collections.LongArrayList;
+import io.chronex.gateway.session.ResendIndex;
 
 import java.nio.charset.StandardCharsets;
 
@@ -20,8 +20,8 @@ final class FixSession {
 
     /** The MsgSeqNum our next message to this client gets. */
     int nextOutbound = 1;
-    /** Store index of the batch holding each message sent, by MsgSeqNum - 1. */
-    final LongArrayList sentStoreIndex = new LongArrayList(1024, -1);
+    /** Store index of the batch holding each message sent, by MsgSeqNum. */
+    final ResendIndex sent;
 
     Connection connection;
     long heartbeatNanos;
@@ -35,7 +35,8 @@ final class FixSession {
     long throttleWindow;
     int throttleCount;
 
-    FixSession(final GatewayConfig.Session config, final int slot) {
+    FixSession(final GatewayConfig.Session config, final int slot, final ResendIndex sent) {
+        this.sent = sent;
         this.config = config;
         this.name = config.senderCompId();
         this.senderCompId = config.senderCompId().getBytes(StandardCharsets.US_ASCII);
@@ -51,7 +52,7 @@ final class FixSession {
     /** Forgets every message sent: after a sequence reset, MsgSeqNum starts again at 1. */
     void resetOutbound() {
         nextOutbound = 1;
-        sentStoreIndex.clear();
+        sent.clear();
     }
 
     /** Counts one application message against the per-second throttle; false when over it. */

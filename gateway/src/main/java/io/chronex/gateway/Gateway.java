@@ -8,6 +8,7 @@ import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.OutboundStore;
+import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
@@ -117,7 +118,9 @@ public final class Gateway implements AutoCloseable {
         this.resendBuffer = new UnsafeBuffer(new byte[config.maxMessageLength() * 4 + 1024]);
         this.state = new SessionStateFile(data.gatewayDir(gatewayId).resolve("sessions.state"));
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
-            final FixSession session = new FixSession(s, state.slot(s.senderCompId()));
+            final int slot = state.slot(s.senderCompId());
+            final FixSession session = new FixSession(s, slot,
+                new ResendIndex(data.gatewayDir(gatewayId).resolve("resend-" + slot + ".index")));
             sessions.add(session);
             sessionsByAccount.put(s.account(), session);
         }
@@ -159,7 +162,7 @@ public final class Gateway implements AutoCloseable {
                         throw new IllegalStateException("outbound store: session " + s.name + " message " + seq + " follows "
                             + (s.nextOutbound - 1) + "; the store is damaged");
                     }
-                    s.sentStoreIndex.addLong(storeIndex);
+                    s.sent.add(storeIndex);
                     s.nextOutbound = seq + 1;
                 }
             }
@@ -596,7 +599,7 @@ public final class Gateway implements AutoCloseable {
         long gapStart = 0;
         int resent = 0;
         for (long seq = begin; seq <= end && c.open; seq++) {
-            final long storeIndex = seq - 1 < s.sentStoreIndex.size() ? s.sentStoreIndex.getLong((int) (seq - 1)) : -1;
+            final long storeIndex = s.sent.get(seq);
             final int length = storeIndex < 0 ? -1 : store.read(storeIndex, s.account, (int) seq, resendBuffer);
             final boolean admin = length < 0 || isAdmin(resendBuffer, length);
             if (admin) {
@@ -1039,6 +1042,9 @@ public final class Gateway implements AutoCloseable {
             // closing anyway
         }
         store.close();
+        for (final FixSession s : sessions) {
+            s.sent.close();
+        }
         commandsQueue.close();
         eventsQueue.close();
         state.close();

@@ -116,7 +116,7 @@ final class Outbox {
         final long storeIndex = store.append(eventsIndex, batch, batchLength);
         for (int i = 0; i < entries; i++) {
             final FixSession session = entrySession[i];
-            session.sentStoreIndex.addLong(storeIndex);
+            session.sent.add(storeIndex);
             final Connection connection = session.connection;
             if (connection != null && connection.open) {
                 if (write(connection, entryOffset[i], entryLength[i])) {

@@ -1,0 +1,69 @@
+package io.chronex.gateway.session;
+
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * Where each message sent to one session is in the outbound store, by MsgSeqNum: a sparse,
+ * memory-mapped file of one {@code long} per sequence number, mapped once at start, so recording a
+ * message is a plain store with no allocation however many are sent. Rebuilt from the outbound
+ * store at every start, so it is a cache: losing it loses nothing.
+ */
+public final class ResendIndex implements AutoCloseable {
+    /** Messages per session between sequence resets (64 MiB of address space, sparse on disk). */
+    public static final int CAPACITY = 1 << 23;
+
+    private final MappedByteBuffer mapped;
+    private final UnsafeBuffer buffer;
+    private int size;
+
+    public ResendIndex(final Path file) {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(8L * CAPACITY);
+            mapped = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 8L * CAPACITY);
+        } catch (final IOException e) {
+            throw new IllegalStateException("cannot map resend index " + file + ": " + e.getMessage(), e);
+        }
+        buffer = new UnsafeBuffer(mapped);
+    }
+
+    /** Messages recorded since the last reset: their MsgSeqNums are 1..size. */
+    public int size() {
+        return size;
+    }
+
+    /**
+     * Records the store index of the next message (MsgSeqNum size + 1).
+     *
+     * @return false when the index is full (CAPACITY messages since the last reset); the message is
+     * still sent and stored, but a resend of it becomes a gap fill
+     */
+    public boolean add(final long storeIndex) {
+        if (size == CAPACITY) {
+            return false;
+        }
+        buffer.putLong(8 * size++, storeIndex);
+        return true;
+    }
+
+    /** The store index of the message with this MsgSeqNum, or -1 when unknown. */
+    public long get(final long seq) {
+        return seq >= 1 && seq <= size ? buffer.getLong((int) (8 * (seq - 1))) : -1;
+    }
+
+    /** After a sequence reset: numbering starts again at 1. */
+    public void clear() {
+        size = 0;
+    }
+
+    @Override
+    public void close() {
+        IoUtil.unmap(mapped);
+    }
+}
