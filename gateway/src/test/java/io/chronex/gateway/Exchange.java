@@ -58,6 +58,18 @@ final class Exchange implements AutoCloseable {
         port = Integer.parseInt(m.group(1));
     }
 
+    /** Starts gateway 2 on a free port and returns the port. */
+    int startGateway2() throws IOException, InterruptedException {
+        final Path log = dir.resolve("gateway2.out");
+        final Process p = start(GatewayMain.class.getName(), "gateway2", List.of("--data-dir", data.toString(), "--config",
+            gatewayConfig.toString(), "--id", "2", "--port", "0"));
+        final Matcher m = LISTENING.matcher(await(p, log, "listening on"));
+        if (!m.find()) {
+            throw new IllegalStateException("no port in gateway 2's log");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
     void killGateway() throws InterruptedException {
         gateway.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
