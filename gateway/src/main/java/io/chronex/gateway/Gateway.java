@@ -413,12 +413,7 @@ public final class Gateway implements AutoCloseable {
                 resend(s);
             }
             if (s.resendAskedThrough < expected) {
-                s.resendAskedThrough = seq;
-                final FixEncoder e = outbox.begin(s, FixMsgTypes.RESEND_REQUEST, System.currentTimeMillis());
-                e.addLong(FixTags.BEGIN_SEQ_NO, expected);
-                e.addLong(FixTags.END_SEQ_NO, 0);
-                outbox.end(0, 0);
-                outbox.commit(-1);
+                askForResend(s, expected, seq);
             }
             if (msgType == FixMsgTypes.LOGOUT) {
                 logout(s, "logout acknowledged");
@@ -549,15 +544,20 @@ public final class Gateway implements AutoCloseable {
         log.log("session " + s.name + " logged on from " + c.remote + (reset ? " (sequence numbers reset)" : "")
             + ": next in " + expected + ", client sent " + seq + ", next out " + s.nextOutbound);
         if (seq > expected) {
-            s.resendAskedThrough = seq;
-            final FixEncoder r = outbox.begin(s, FixMsgTypes.RESEND_REQUEST, System.currentTimeMillis());
-            r.addLong(FixTags.BEGIN_SEQ_NO, expected);
-            r.addLong(FixTags.END_SEQ_NO, 0);
-            outbox.end(0, 0);
-            outbox.commit(-1);
+            askForResend(s, expected, seq);
         } else {
             state.expectedInbound(s.slot, expected + 1);
         }
+    }
+
+    /** A ResendRequest from the expected number to infinity; no other until the client catches up to seq. */
+    private void askForResend(final FixSession s, final long expected, final long seq) {
+        s.resendAskedThrough = seq;
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.RESEND_REQUEST, System.currentTimeMillis());
+        e.addLong(FixTags.BEGIN_SEQ_NO, expected);
+        e.addLong(FixTags.END_SEQ_NO, 0);
+        outbox.end(0, 0);
+        outbox.commit(-1);
     }
 
     /** Refuses a Logon: a Logout with the reason (outside any session's sequence), then the connection is closed. */

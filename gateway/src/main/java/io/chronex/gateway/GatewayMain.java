@@ -1,12 +1,10 @@
 package io.chronex.gateway;
 
 import io.chronex.engine.process.ConfigYaml.ConfigException;
+import io.chronex.engine.process.IdleStrategies;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.RunFiles;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import sun.misc.Signal;
 
 import java.nio.file.Files;
@@ -66,15 +64,10 @@ public final class GatewayMain {
         if (!Files.isReadable(configFile)) {
             fail("cannot read config file " + configFile);
         }
-        final IdleStrategy idleStrategy = switch (idle) {
-            case "busy" -> new BusySpinIdleStrategy();
-            case "yield" -> new YieldingIdleStrategy();
-            case "backoff" -> new BackoffIdleStrategy(100, 2_000, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
-            default -> {
-                fail("--idle must be backoff, yield or busy, not '" + idle + "'");
-                yield null;
-            }
-        };
+        final IdleStrategy idleStrategy = IdleStrategies.byName(idle);
+        if (idleStrategy == null) {
+            fail("--idle must be " + IdleStrategies.NAMES + ", not '" + idle + "'");
+        }
         final GatewayConfig config;
         try {
             config = GatewayConfig.load(configFile);

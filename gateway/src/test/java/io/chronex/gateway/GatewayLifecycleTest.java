@@ -44,6 +44,7 @@ class GatewayLifecycleTest {
     private static final String SESSIONS = """
           - {senderCompId: ALICE, password: alice-secret, account: 1}
           - {senderCompId: BOB, account: 2}
+          - {senderCompId: CAROL, account: 3, cancelOnDisconnect: true}
         """;
 
     @TempDir
@@ -196,6 +197,47 @@ class GatewayLifecycleTest {
         alice.send(order("Q2", Side.BUY, "ACME", "1", "99.00", TimeInForce.GOOD_TILL_CANCEL));
         expectReport(alice.next(), "Q2", ExecType.NEW, OrdStatus.NEW, 0, 1);
         assertTrue(!exchange.gatewayLog().contains("MsgSeqNum too low"), exchange.gatewayLog());
+    }
+
+    @Test
+    void massCancelAndCancelOnDisconnect() throws Exception {
+        try (QfjClient carol = new QfjClient("CAROL", null, exchange.port, false)) {
+            carol.awaitLogon();
+            carol.send(order("C1", Side.BUY, "ACME", "1", "99.00", TimeInForce.GOOD_TILL_CANCEL));
+            carol.send(order("C2", Side.BUY, "ACME", "2", "98.00", TimeInForce.GOOD_TILL_CANCEL));
+            carol.send(order("C3", Side.BUY, "GLOBEX", "3", "24.00", TimeInForce.GOOD_TILL_CANCEL));
+            for (int i = 0; i < 3; i++) {
+                assertEquals(ExecType.NEW, carol.next().getChar(ExecType.FIELD));
+            }
+            final quickfix.fix44.OrderMassCancelRequest mass = new quickfix.fix44.OrderMassCancelRequest(new ClOrdID("M1"),
+                new quickfix.field.MassCancelRequestType(quickfix.field.MassCancelRequestType.CANCEL_ORDERS_FOR_A_SECURITY),
+                new TransactTime());
+            mass.set(new Symbol("ACME"));
+            carol.send(mass);
+            final java.util.Set<String> canceled = new java.util.HashSet<>();
+            Message report = null;
+            for (int i = 0; i < 3; i++) {
+                final Message m = carol.next();
+                if (m.getHeader().getString(MsgType.FIELD).equals(MsgType.ORDER_MASS_CANCEL_REPORT)) {
+                    report = m;
+                } else {
+                    assertEquals(ExecType.CANCELED, m.getChar(ExecType.FIELD), m.toString());
+                    canceled.add(m.getString(ClOrdID.FIELD));
+                }
+            }
+            assertTrue(report != null, "an OrderMassCancelReport");
+            assertEquals("M1", report.getString(ClOrdID.FIELD));
+            assertEquals(2, report.getInt(quickfix.field.TotalAffectedOrders.FIELD));
+            assertEquals(java.util.Set.of("C1", "C2"), canceled, "only ACME's orders");
+        }
+        // CAROL is gone (QuickFIX/J logged out and closed): cancel on disconnect takes C3 off the book.
+        final long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!exchange.gatewayLog().contains("session CAROL: cancel on disconnect") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        bob.send(order("B9", Side.SELL, "GLOBEX", "3", "24.00", TimeInForce.IMMEDIATE_OR_CANCEL));
+        expectReport(bob.next(), "B9", ExecType.NEW, OrdStatus.NEW, 0, 3);
+        expectReport(bob.next(), "B9", ExecType.CANCELED, OrdStatus.CANCELED, 0, 0);
     }
 
     static NewOrderSingle order(final String id, final char side, final String symbol, final String qty, final String price,

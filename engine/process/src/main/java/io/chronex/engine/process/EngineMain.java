@@ -5,10 +5,7 @@ import io.chronex.engine.api.RejectReason;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.RunFiles;
 import net.openhft.affinity.AffinityLock;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -95,15 +92,10 @@ public final class EngineMain {
         if (!Files.isReadable(config)) {
             fail("cannot read config file " + config);
         }
-        final IdleStrategy idleStrategy = switch (idle) {
-            case "busy" -> new BusySpinIdleStrategy();
-            case "yield" -> new YieldingIdleStrategy();
-            case "backoff" -> new BackoffIdleStrategy(100, 2_000, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
-            default -> {
-                fail("--idle must be backoff, yield or busy, not '" + idle + "'");
-                yield null;
-            }
-        };
+        final IdleStrategy idleStrategy = IdleStrategies.byName(idle);
+        if (idleStrategy == null) {
+            fail("--idle must be " + IdleStrategies.NAMES + ", not '" + idle + "'");
+        }
         final EngineConfig engineConfig;
         try {
             engineConfig = EngineConfigFile.load(config);
