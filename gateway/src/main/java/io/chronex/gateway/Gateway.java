@@ -55,6 +55,8 @@ public final class Gateway implements AutoCloseable {
     private static final long SECOND = 1_000_000_000L;
     /** Output a client may leave unread before it is cut off as a slow consumer. */
     private static final int PENDING_BYTES = 1 << 20;
+    /** Events read in one pass stop adding to the outbound batch beyond this. */
+    private static final int BATCH_BYTES = 256 << 10;
 
     private final GatewayConfig config;
     private final int gatewayId;
@@ -842,8 +844,14 @@ public final class Gateway implements AutoCloseable {
 
     // ------------------------------------------------------------------ events → reports
 
+    /**
+     * Reads up to limit events and turns them into reports. All the reports of the events read in
+     * one call go to the outbound store as one excerpt (tagged with the last event), which under
+     * load turns many small appends into one; when idle a call reads one event and commits at once.
+     */
     private int pollEvents(final int limit) {
         int n = 0;
+        long lastIndex = -1;
         while (n < limit) {
             try (DocumentContext dc = events.readingDocument()) {
                 if (!dc.isPresent()) {
@@ -853,6 +861,7 @@ public final class Gateway implements AutoCloseable {
                 eventsRead++;
                 outbox.eventsReadNanos = System.nanoTime();
                 final long index = dc.index();
+                lastIndex = index;
                 final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
                 if (status != DecodeStatus.OK) {
                     log.log("events excerpt " + Long.toHexString(index) + " cannot be read (" + status + "); skipped");
@@ -874,8 +883,13 @@ public final class Gateway implements AutoCloseable {
                 }
                 reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
                     header.hops.engineAppendNanos);
-                outbox.commit(index);
             }
+            if (outbox.batchLength() > BATCH_BYTES) {
+                break;
+            }
+        }
+        if (lastIndex >= 0) {
+            outbox.commit(lastIndex);
         }
         return n;
     }

@@ -35,6 +35,7 @@ final class Outbox {
     private final int[] entryLength = new int[MAX_BATCH_ENTRIES];
     private final long[] entryCommandReadNanos = new long[MAX_BATCH_ENTRIES];
     private final long[] entryEngineAppendNanos = new long[MAX_BATCH_ENTRIES];
+    private final long[] entryEventsReadNanos = new long[MAX_BATCH_ENTRIES];
     private int entries;
 
     /**
@@ -99,6 +100,7 @@ final class Outbox {
         entryLength[entries] = length;
         entryCommandReadNanos[entries] = commandReadNanos;
         entryEngineAppendNanos[entries] = engineAppendNanos;
+        entryEventsReadNanos[entries] = eventsReadNanos;
         entries++;
         current.nextOutbound++;
         batchLength = at + length;
@@ -108,7 +110,16 @@ final class Outbox {
         return entries == 0;
     }
 
-    /** Stores the batch as one excerpt (tagged with the event it answers, or -1) and sends each message to its client. */
+    /** Bytes in the batch so far. */
+    int batchLength() {
+        return batchLength;
+    }
+
+    /**
+     * Stores the batch as one excerpt, tagged with the last event it answers (or -1), and queues
+     * each message for its client. A batch may hold the messages of several events: they are
+     * stored all or none, so a restart still resumes exactly after the last event answered.
+     */
     void commit(final long eventsIndex) {
         if (entries == 0) {
             return;
@@ -125,7 +136,7 @@ final class Outbox {
                     sentLive++;
                     if (entryEngineAppendNanos[i] != 0) {
                         eventToWire.recordValue(Math.max(0, now - entryEngineAppendNanos[i]));
-                        eventsReadToWire.recordValue(Math.max(0, now - eventsReadNanos));
+                        eventsReadToWire.recordValue(Math.max(0, now - entryEventsReadNanos[i]));
                     }
                     if (entryCommandReadNanos[i] != 0) {
                         readToWire.recordValue(Math.max(0, now - entryCommandReadNanos[i]));

@@ -277,12 +277,17 @@ public final class LoadGenMain {
                     work++;
                 }
             } else {
-                final long intended = start + (long) (sent * interval);
-                if (now >= intended) {
+                // Everything due goes out now, in one write per session.
+                for (int burst = 0; burst < 512 && (count <= 0 || sent < count) && sent + 1 < sentAt.length; burst++) {
+                    final long intended = start + (long) (sent * interval);
+                    if (now < intended) {
+                        break;
+                    }
                     request(intended, now);
                     work++;
                 }
             }
+            flushAll();
             if (now >= nextProgress && !quiet) {
                 err.printf(Locale.ROOT, "loadgen: %4.0f s  sent %,d (%,d/s)  answers %,d (%,d/s)  trades %,d  rejects %,d%n",
                     (now - start) / 1e9, sent, sent - lastSent, answers, answers - lastAnswers, trades, rejects);
@@ -445,17 +450,30 @@ public final class LoadGenMain {
         return encoder;
     }
 
+    /** Queues the message just encoded; {@link #flushAll} writes each session's queue in one call. */
     private void send(final Client c) throws IOException {
         final int length = encoder.finish();
         scratchView.limit(encoder.messageOffset() + length).position(encoder.messageOffset());
-        if (c.out.position() == 0) {
-            c.channel.write(scratchView);
-        }
-        if (scratchView.hasRemaining()) {
+        if (scratchView.remaining() > c.out.remaining()) {
+            flush(c);
             if (scratchView.remaining() > c.out.remaining()) {
                 fail("session " + c.sender + ": the gateway stopped reading (8 MiB of requests waiting)");
             }
-            c.out.put(scratchView);
+        }
+        c.out.put(scratchView);
+    }
+
+    private void flushAll() throws IOException {
+        for (int i = 0; i < clients.size(); i++) {
+            flush(clients.get(i));
+        }
+    }
+
+    private void flush(final Client c) throws IOException {
+        if (c.out.position() > 0) {
+            c.out.flip();
+            c.channel.write(c.out);
+            c.out.compact();
         }
     }
 
@@ -465,11 +483,7 @@ public final class LoadGenMain {
         int work = 0;
         for (int i = 0; i < clients.size(); i++) {
             final Client c = clients.get(i);
-            if (c.out.position() > 0) {
-                c.out.flip();
-                c.channel.write(c.out);
-                c.out.compact();
-            }
+            flush(c);
             final int n = c.channel.read(c.in);
             if (n < 0) {
                 if (c.logoutSent) {
