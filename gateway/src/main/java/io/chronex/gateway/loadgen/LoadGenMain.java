@@ -36,7 +36,7 @@ public final class LoadGenMain {
     static final String USAGE = """
         Usage: bin/loadgen --port P [--host H] [--sessions N] [--rate R] (--duration S | --count C)
                            [--mode rate|pingpong] [--symbols SYM=MID,...] [--sender-prefix LOAD] [--target CHRONEX]
-                           [--password PW] [--warmup N] [--hgrm FILE] [--seed N] [--quiet]
+                           [--password PW] [--warmup N] [--hgrm FILE] [--seed N] [--quiet] [--data-dir DIR]
 
         Logs N FIX 4.4 sessions on (SenderCompID PREFIX1..PREFIXN, ResetSeqNumFlag=Y) and sends orders:
         60% limit orders that rest a few ticks off the mid, 15% that cross it, 15% cancels and 10%
@@ -55,8 +55,10 @@ public final class LoadGenMain {
           --hgrm FILE        write the round-trip distribution (microseconds) as an HdrHistogram .hgrm file
           --seed N           random seed of the order flow (default 42)
           --quiet            no progress line each second
+          --data-dir DIR     also write DIR/loadgen.pid while running and the results to DIR/loadgen.log
           --help             this text
 
+        SIGTERM or Ctrl-C stops sending, waits for the answers, logs out and prints the results so far.
         Prints throughput, answers by kind, and round-trip percentiles p50 .. max in microseconds, then
         one line: RESULT sent=.. answers=.. trades=.. rejects=.. throughput=.. p50_us=.. p99_us=.. max_us=..
         """;
@@ -107,6 +109,7 @@ public final class LoadGenMain {
     }
 
     private final List<Client> clients = new ArrayList<>();
+    private volatile boolean stopRequested;
     private final FixDecoder decoder = new FixDecoder();
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
     private final FixEncoder encoder = new FixEncoder(scratch);
@@ -163,6 +166,7 @@ public final class LoadGenMain {
         Path hgrm = null;
         long seed = 42;
         boolean quiet = false;
+        Path dataDir = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--help", "-h" -> {
@@ -184,6 +188,7 @@ public final class LoadGenMain {
                 case "--hgrm" -> hgrm = Path.of(value(args, ++i));
                 case "--seed" -> seed = number(args, ++i, 0, Long.MAX_VALUE);
                 case "--quiet" -> quiet = true;
+                case "--data-dir" -> dataDir = Path.of(value(args, ++i));
                 default -> fail("unknown option " + args[i]);
             }
         }
@@ -216,7 +221,41 @@ public final class LoadGenMain {
         if (mode.equals("pingpong") && count < 0) {
             count = -1;
         }
+        // SIGTERM or Ctrl-C: stop sending, wait for the answers, log out and print the results.
+        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> gen.stopRequested = true);
+        sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> gen.stopRequested = true);
+        io.chronex.queues.RunFiles run = null;
+        if (dataDir != null) {
+            run = io.chronex.queues.RunFiles.start(dataDir, "loadgen");
+            run.log("loadgen started: %s", String.join(" ", args));
+        }
+        final java.io.ByteArrayOutputStream results = new java.io.ByteArrayOutputStream();
+        final PrintStream console = System.out;
+        if (run != null) {
+            // The results go to the console and, once the run is over, into DIR/loadgen.log.
+            System.setOut(new PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(final int b) {
+                    console.write(b);
+                    results.write(b);
+                }
+
+                @Override
+                public void write(final byte[] b, final int off, final int len) {
+                    console.write(b, off, len);
+                    results.write(b, off, len);
+                }
+            }, true, StandardCharsets.UTF_8));
+        }
         gen.run(host, port, mode.equals("pingpong"), rate, count > 0 ? count : -1, duration, requests, hgrm, quiet);
+        if (run != null) {
+            System.out.flush();
+            System.setOut(console);
+            for (final String line : results.toString(StandardCharsets.UTF_8).split("\n")) {
+                run.log("%s", line);
+            }
+            run.stop();
+        }
     }
 
     private void run(final String host, final int port, final boolean pingpong, final double rate, final long count,
@@ -263,7 +302,7 @@ public final class LoadGenMain {
         int idle = 0;
         while (true) {
             final long now = System.nanoTime();
-            boolean more = count > 0 ? sent < count : now < end;
+            boolean more = !stopRequested && (count > 0 ? sent < count : now < end);
             if (more && sent + 1 >= sentAt.length) {
                 more = false;
             }
