@@ -61,6 +61,11 @@ public final class RunFiles {
         logFile.println(line);
     }
 
+    /** To the log file only (for text already shown on the console). */
+    public void logToFile(final String line) {
+        logFile.println(Instant.now() + " " + line);
+    }
+
     /** Removes the pid file and closes the log (a clean stop). */
     public void stop() {
         logFile.close();

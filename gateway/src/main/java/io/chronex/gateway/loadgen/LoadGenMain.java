@@ -252,7 +252,7 @@ public final class LoadGenMain {
             System.out.flush();
             System.setOut(console);
             for (final String line : results.toString(StandardCharsets.UTF_8).split("\n")) {
-                run.log("%s", line);
+                run.logToFile(line);
             }
             run.stop();
         }
