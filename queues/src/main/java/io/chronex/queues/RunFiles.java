@@ -37,7 +37,9 @@ public final class RunFiles {
                 final String text = Files.readString(pid).trim();
                 try {
                     final long other = Long.parseLong(text);
-                    if (ProcessHandle.of(other).map(ProcessHandle::isAlive).orElse(false)) {
+                    // A process killed a moment ago can linger as a zombie that still counts as
+                    // alive; it has no command any more, so only a process with one is running.
+                    if (ProcessHandle.of(other).filter(ProcessHandle::isAlive).flatMap(p -> p.info().command()).isPresent()) {
                         throw new IllegalStateException(pid + " says process " + other + " is running on this data directory;"
                             + " stop it first (kill " + other + ")");
                     }

@@ -141,11 +141,13 @@ public final class EngineMain {
             fail(e.getMessage());
             return;
         }
-        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed)",
+        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
             version(), System.getProperty("java.version"), data.root(), idleName,
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
             service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from " + service.restoredSnapshot().getFileName(),
-            service.replayedCommands());
+            service.replayedCommands(), service.replayNanos() / 1e6,
+            service.replayedCommands() < 1000 ? "" : String.format(Locale.ROOT, ", %.2f M commands/s",
+                service.replayedCommands() * 1e3 / Math.max(1, service.replayNanos())));
 
         // TERM and INT end the loop after the command in hand; the JVM then exits 0 (its default
         // handling would exit 143 and race the loop for the queues).

@@ -49,6 +49,7 @@ public final class EngineService implements AutoCloseable {
     private final Path restoredSnapshot;
     private final long replayedCommands;
     private final long recoveryNanos;
+    private final long replayNanos;
     private long lastAnswered;
     private long answered;
     private long lastSnapshotNanos;
@@ -95,6 +96,7 @@ public final class EngineService implements AutoCloseable {
             }
         }
         long replayed = 0;
+        final long replayStart = System.nanoTime();
         if (recoveredThrough >= 0 && (restored == null || restored.journalIndex() < recoveredThrough)) {
             while (true) {
                 try (DocumentContext dc = commandTailer.readingDocument()) {
@@ -115,6 +117,7 @@ public final class EngineService implements AutoCloseable {
             }
         }
         this.replayedCommands = replayed;
+        this.replayNanos = System.nanoTime() - replayStart;
         this.lastAnswered = recoveredThrough;
         this.recoveryNanos = System.nanoTime() - start;
     }
@@ -236,6 +239,11 @@ public final class EngineService implements AutoCloseable {
 
     public long replayedCommands() {
         return replayedCommands;
+    }
+
+    /** Of {@link #recoveryNanos()}, the time spent replaying the journal. */
+    public long replayNanos() {
+        return replayNanos;
     }
 
     public long recoveryNanos() {
