@@ -141,7 +141,8 @@ public final class EngineMain {
             fail(e.getMessage());
             return;
         }
-        log("engine started: chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
+        log("engine started (JVM up %d ms): chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
             version(), System.getProperty("java.version"), data.root(), idleName,
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
             service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from " + service.restoredSnapshot().getFileName(),
