@@ -37,3 +37,24 @@ chronex_java() {
   # shellcheck disable=SC2086 # JAVA_OPTS is a user-supplied list of flags
   exec java "${flags[@]}" ${JAVA_OPTS:-} "$@"
 }
+
+# The class path of a module as its jar and its dependency jars, in a fixed order, plus the JVM
+# flags for a class-data-sharing archive of that module (target/app.jsa): the first run after a
+# build writes the archive when it exits cleanly, later runs map it, which roughly halves JVM and
+# Chronicle start-up (docs/recovery.md). CHRONEX_CDS=off leaves it out. Sets CHRONEX_CP and CHRONEX_CDS_FLAGS.
+chronex_module_classpath() {
+  local module="$1" dir="$CHRONEX_ROOT/$1/target" jar
+  jar=$(ls "$dir"/chronex-*-0.1.0-SNAPSHOT.jar 2>/dev/null | head -1)
+  [ -n "$jar" ] || chronex_die "no jar in $dir; run 'mvn -DskipTests package'"
+  CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | tr '\n' ':')"
+  CHRONEX_CDS_FLAGS=""
+  if [ "${CHRONEX_CDS:-on}" != off ]; then
+    local archive="$dir/app.jsa"
+    if [ -f "$archive" ] && [ "$archive" -nt "$dir/.built-by-bin" ]; then
+      CHRONEX_CDS_FLAGS="-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+    else
+      rm -f "$archive"
+      CHRONEX_CDS_FLAGS="-XX:ArchiveClassesAtExit=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+    fi
+  fi
+}

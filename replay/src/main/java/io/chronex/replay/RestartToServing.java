@@ -91,7 +91,8 @@ public final class RestartToServing {
                                 Cli.fail("bench-restart", "the engine exited (code " + process.exitValue() + "); see "
                                     + data.root().resolve("bench-restart-engine.out"));
                             }
-                            Thread.onSpinWait();
+                            // Poll gently: a spinning timer would take one of the box's two CPUs from the engine starting up.
+                            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
                             continue;
                         }
                         answered = EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK && header.commandIndex == index;
