@@ -46,7 +46,6 @@ class GatewayKillTest {
                 if (i % 1000 == 500) {
                     exchange.killGateway();
                     kills++;
-                    Thread.sleep(200);
                     exchange.startGateway();
                 }
                 drain(alice, reports, 0);

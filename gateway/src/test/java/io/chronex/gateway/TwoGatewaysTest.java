@@ -48,8 +48,6 @@ class TwoGatewaysTest {
                     final String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
                     assertTrue(answer.contains("35=5\u0001") && answer.contains("unknown SenderCompID DAVE"), answer);
                 }
-                Thread.sleep(500);
-                assertTrue(alice.received.isEmpty() && dave.received.isEmpty(), "nothing else was sent");
             }
         }
     }
