@@ -7,6 +7,7 @@ import io.chronex.engine.api.SelfTradePrevention;
 import io.chronex.engine.api.Side;
 import io.chronex.engine.api.TimeInForce;
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.RandomDataInput;
 
 /**
  * The commands journal's excerpt: a fixed 120-byte little-endian layout, written and read field by
@@ -52,35 +53,58 @@ public final class CommandCodec {
     /**
      * Reads one command excerpt into c and hops (the engine's own hop fields are left alone). On
      * anything but OK, c and hops may be partly filled and must not be used, except hops' routing
-     * when the fixed part was complete.
+     * when the fixed part was complete. Consumes the fixed part when it is all there.
      */
     public static DecodeStatus read(final Bytes<?> in, final Command c, final Hops hops) {
-        final DecodeStatus preamble = readPreamble(in, MESSAGE_TYPE, VERSION, LENGTH);
-        if (preamble != DecodeStatus.OK) {
-            return preamble;
+        final long at = in.readPosition();
+        final long length = in.readRemaining();
+        final DecodeStatus status = readAt(in, at, length, c, hops);
+        if (length >= LENGTH) {
+            in.readPosition(at + LENGTH);
         }
-        final int type = in.readUnsignedByte();
-        final int side = in.readUnsignedByte();
-        final int orderType = in.readUnsignedByte();
-        final int timeInForce = in.readUnsignedByte();
-        final int flags = in.readUnsignedByte();
-        final int stp = in.readUnsignedByte();
-        c.symbol = in.readInt();
-        hops.gatewayId = in.readInt();
-        hops.sessionId = in.readLong();
-        c.account = in.readLong();
-        c.clientOrderId = in.readLong();
-        c.orderId = in.readLong();
-        c.newClientOrderId = in.readLong();
-        c.price = in.readLong();
-        c.quantity = in.readLong();
-        c.maxOrderQuantity = in.readLong();
-        c.maxOrderNotional = in.readLong();
-        c.maxOpenOrders = in.readInt();
-        hops.clientSeqNum = in.readInt();
-        hops.gatewayReadNanos = in.readLong();
-        hops.gatewayAppendNanos = in.readLong();
-        hops.receiptEpochNanos = in.readLong();
+        return status;
+    }
+
+    /**
+     * Like {@link #read(Bytes, Command, Hops)}, for an excerpt of {@code length} bytes at absolute
+     * offset {@code at} of {@code in}, which is left untouched: lets recovery's replay decode
+     * straight from the journal's mapped memory (see JournalReplay in the engine).
+     */
+    public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final Command c, final Hops hops) {
+        if (length < 2) {
+            return DecodeStatus.TRUNCATED;
+        }
+        if (in.readByte(at) != MESSAGE_TYPE) {
+            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
+        }
+        if (in.readByte(at + 1) != VERSION) {
+            return DecodeStatus.UNSUPPORTED_VERSION;
+        }
+        if (length < LENGTH) {
+            return DecodeStatus.TRUNCATED;
+        }
+        final int type = in.readUnsignedByte(at + 2);
+        final int side = in.readUnsignedByte(at + 3);
+        final int orderType = in.readUnsignedByte(at + 4);
+        final int timeInForce = in.readUnsignedByte(at + 5);
+        final int flags = in.readUnsignedByte(at + 6);
+        final int stp = in.readUnsignedByte(at + 7);
+        c.symbol = in.readInt(at + 8);
+        hops.gatewayId = in.readInt(at + 12);
+        hops.sessionId = in.readLong(at + 16);
+        c.account = in.readLong(at + 24);
+        c.clientOrderId = in.readLong(at + 32);
+        c.orderId = in.readLong(at + 40);
+        c.newClientOrderId = in.readLong(at + 48);
+        c.price = in.readLong(at + 56);
+        c.quantity = in.readLong(at + 64);
+        c.maxOrderQuantity = in.readLong(at + 72);
+        c.maxOrderNotional = in.readLong(at + 80);
+        c.maxOpenOrders = in.readInt(at + 88);
+        hops.clientSeqNum = in.readInt(at + 92);
+        hops.gatewayReadNanos = in.readLong(at + 96);
+        hops.gatewayAppendNanos = in.readLong(at + 104);
+        hops.receiptEpochNanos = in.readLong(at + 112);
         c.type = CommandType.fromOrdinal(type);
         c.side = Side.fromOrdinal(side);
         c.orderType = OrderType.fromOrdinal(orderType);

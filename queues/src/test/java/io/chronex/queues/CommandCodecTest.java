@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Commands survive the journal encoding exactly, and no byte sequence makes the decoder throw. */
+/** Commands survive the journal encoding exactly, both readers agree, and no byte sequence makes a decoder throw. */
 class CommandCodecTest {
     private final Bytes<?> bytes = Bytes.allocateElasticOnHeap(256);
 
@@ -129,9 +129,29 @@ class CommandCodecTest {
         assertTrue(ok > 0 && ok < 1_000_000, ok + " decoded OK");
     }
 
+    /**
+     * Decodes with the sequential reader and, at an odd offset after some junk, with the absolute
+     * one recovery uses; both must agree on the status and on every field.
+     */
     private DecodeStatus decode(final byte[] excerpt) {
         bytes.clear();
         bytes.write(excerpt);
-        return CommandCodec.read(bytes, new Command(), new Hops());
+        final Command sequential = new Command();
+        final Hops sequentialHops = new Hops();
+        final DecodeStatus status = CommandCodec.read(bytes, sequential, sequentialHops);
+        bytes.clear();
+        bytes.write(new byte[] {1, 2, 3});
+        bytes.write(excerpt);
+        bytes.write(new byte[] {4, 5});
+        final Command absolute = new Command();
+        final Hops absoluteHops = new Hops();
+        assertEquals(status, CommandCodec.readAt(bytes, 3, excerpt.length, absolute, absoluteHops));
+        assertEquals(sequential.toString() + sequential.postOnly + sequential.selfTradePrevention + sequential.maxOpenOrders
+                + sequential.maxOrderQuantity + sequential.maxOrderNotional,
+            absolute.toString() + absolute.postOnly + absolute.selfTradePrevention + absolute.maxOpenOrders
+                + absolute.maxOrderQuantity + absolute.maxOrderNotional);
+        assertEquals(sequentialHops.sessionId + " " + sequentialHops.gatewayId + " " + sequentialHops.receiptEpochNanos + " " + sequentialHops.clientSeqNum,
+            absoluteHops.sessionId + " " + absoluteHops.gatewayId + " " + absoluteHops.receiptEpochNanos + " " + absoluteHops.clientSeqNum);
+        return status;
     }
 }

@@ -98,23 +98,7 @@ public final class EngineService implements AutoCloseable {
         long replayed = 0;
         final long replayStart = System.nanoTime();
         if (recoveredThrough >= 0 && (restored == null || restored.journalIndex() < recoveredThrough)) {
-            while (true) {
-                try (DocumentContext dc = commandTailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        throw new IllegalStateException("the events queue in " + data.root() + " answers command index "
-                            + Long.toHexString(recoveredThrough) + " but the commands journal ends before it: wrong or damaged data directory");
-                    }
-                    decodeAndApply(dc.wire().bytes());
-                    replayed++;
-                    if (dc.index() == recoveredThrough) {
-                        break;
-                    }
-                    if (dc.index() > recoveredThrough) {
-                        throw new IllegalStateException("the commands journal has no entry at index " + Long.toHexString(recoveredThrough)
-                            + ", which the events queue answers: wrong or damaged data directory " + data.root());
-                    }
-                }
-            }
+            replayed = new JournalReplay(engine).replay(commandTailer, recoveredThrough, data.root());
         }
         this.replayedCommands = replayed;
         this.replayNanos = System.nanoTime() - replayStart;
