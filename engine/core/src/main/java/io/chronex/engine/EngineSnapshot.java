@@ -7,10 +7,10 @@ import io.chronex.engine.api.Side;
 import io.chronex.engine.api.SymbolSpec;
 import io.chronex.engine.api.TimeInForce;
 
+import org.agrona.collections.Long2ObjectHashMap;
+
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -22,66 +22,93 @@ import java.util.List;
  * The engine's whole state to bytes and back. The encoding is canonical (symbols and accounts by
  * id, orders in queue order, no hash-map order anywhere), so equal states give equal bytes and the
  * state hash is simply a hash of the bytes. The last 8 bytes are that hash of everything before them,
- * so a flipped bit or a torn write is detected before anything is read. Not on the hot path: plain
- * streams, allocation allowed.
+ * so a flipped bit or a torn write is detected before anything is read. Not on the per-command hot
+ * path (allocation allowed), but a snapshot taken while serving stops matching while the state is
+ * copied, so the copy is written straight into an array and the checksum can be left to another
+ * thread ({@link #writeUnsealed}, {@link #seal}).
  */
 final class EngineSnapshot {
     private static final long MAGIC = 0x43485845_534E4150L; // "CHXESNAP"
     private static final int VERSION = 1;
+    /** Bytes each account and each order take in a snapshot. */
+    private static final int ACCOUNT_BYTES = 30;
+    private static final int ORDER_BYTES = 63;
 
     private EngineSnapshot() {
     }
 
+    /** The whole state, sealed with its checksum. */
     static byte[] write(final MatchingEngine engine) {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeLong(MAGIC);
-            out.writeInt(VERSION);
-            out.writeInt(engine.riskChecks());
-            out.writeBoolean(engine.createAccountsOnFirstUse());
-            writeAccountLimits(out, engine.defaultAccount().maxOrderQuantity(), engine.defaultAccount().maxOrderNotional(),
-                engine.defaultAccount().maxOpenOrders(), engine.defaultAccount().selfTradePrevention());
-            out.writeLong(engine.commandCount());
-            out.writeLong(engine.lastOrderId());
-            out.writeLong(engine.lastTradeId());
+        return seal(writeUnsealed(engine));
+    }
 
-            final OrderBook[] books = engine.books();
-            out.writeInt(books.length);
-            for (final OrderBook book : books) {
-                out.writeInt(book.symbol);
-                out.writeUTF(book.name);
-                out.writeLong(book.priceScale);
-                out.writeLong(book.tickSize);
-                out.writeLong(book.lotSize);
-                out.writeLong(book.priceBandBasisPoints);
-                out.writeLong(book.referencePrice);
-                out.writeBoolean(book.halted);
-            }
-
-            final long[] accountIds = engine.accounts().keySet().stream().mapToLong(Long::longValue).sorted().toArray();
-            out.writeInt(accountIds.length);
-            for (final long id : accountIds) {
-                final Account account = engine.accounts().get(id);
-                out.writeLong(id);
-                writeAccountLimits(out, account.maxOrderQuantity, account.maxOrderNotional, account.maxOpenOrders,
-                    account.selfTradePrevention);
-                out.writeBoolean(account.killSwitch);
-            }
-
-            int orderCount = 0;
-            for (final OrderBook book : books) {
-                orderCount += countOrders(book.bids) + countOrders(book.asks);
-            }
-            out.writeInt(orderCount);
-            for (final OrderBook book : books) {
-                writeOrders(out, book, book.bids);
-                writeOrders(out, book, book.asks);
-            }
-            out.writeLong(hash(bytes.toByteArray()));
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * The whole state with the last 8 bytes left for the checksum: the part of a snapshot that
+     * must run on the engine thread, written straight into one array (no streams, no locks),
+     * because the engine stops matching for as long as it takes.
+     */
+    static byte[] writeUnsealed(final MatchingEngine engine) {
+        final OrderBook[] books = engine.books();
+        int orderCount = 0;
+        int capacity = 128;
+        for (final OrderBook book : books) {
+            orderCount += countOrders(book.bids) + countOrders(book.asks);
+            capacity += 64 + 3 * book.name.length();
         }
-        return bytes.toByteArray();
+        // Sized up front (an upper bound), so the copy is written without growing the array.
+        final Out out = new Out(capacity + ACCOUNT_BYTES * engine.accounts().size() + ORDER_BYTES * orderCount);
+        out.writeLong(MAGIC);
+        out.writeInt(VERSION);
+        out.writeInt(engine.riskChecks());
+        out.writeBoolean(engine.createAccountsOnFirstUse());
+        writeAccountLimits(out, engine.defaultAccount().maxOrderQuantity(), engine.defaultAccount().maxOrderNotional(),
+            engine.defaultAccount().maxOpenOrders(), engine.defaultAccount().selfTradePrevention());
+        out.writeLong(engine.commandCount());
+        out.writeLong(engine.lastOrderId());
+        out.writeLong(engine.lastTradeId());
+
+        out.writeInt(books.length);
+        for (final OrderBook book : books) {
+            out.writeInt(book.symbol);
+            out.writeUtf(book.name);
+            out.writeLong(book.priceScale);
+            out.writeLong(book.tickSize);
+            out.writeLong(book.lotSize);
+            out.writeLong(book.priceBandBasisPoints);
+            out.writeLong(book.referencePrice);
+            out.writeBoolean(book.halted);
+        }
+
+        final Long2ObjectHashMap<Account> accounts = engine.accounts();
+        final long[] accountIds = new long[accounts.size()];
+        int next = 0;
+        for (final Long2ObjectHashMap<Account>.KeyIterator ids = accounts.keySet().iterator(); ids.hasNext(); ) {
+            accountIds[next++] = ids.nextLong();
+        }
+        Arrays.sort(accountIds);
+        out.writeInt(accountIds.length);
+        for (final long id : accountIds) {
+            final Account account = accounts.get(id);
+            out.writeLong(id);
+            writeAccountLimits(out, account.maxOrderQuantity, account.maxOrderNotional, account.maxOpenOrders,
+                account.selfTradePrevention);
+            out.writeBoolean(account.killSwitch);
+        }
+
+        out.writeInt(orderCount);
+        for (final OrderBook book : books) {
+            writeOrders(out, book, book.bids);
+            writeOrders(out, book, book.asks);
+        }
+        out.writeLong(0); // the checksum's place
+        return out.toByteArray();
+    }
+
+    /** Fills in the checksum of a snapshot from {@link #writeUnsealed}; returns the same array. */
+    static byte[] seal(final byte[] unsealed) {
+        final int bodyLength = unsealed.length - Long.BYTES;
+        ByteBuffer.wrap(unsealed, bodyLength, Long.BYTES).putLong(hash(unsealed, bodyLength));
+        return unsealed;
     }
 
     /** The state hash: the checksum a snapshot ends with. */
@@ -89,8 +116,8 @@ final class EngineSnapshot {
         return ByteBuffer.wrap(snapshot, snapshot.length - Long.BYTES, Long.BYTES).getLong();
     }
 
-    private static void writeAccountLimits(final DataOutputStream out, final long maxOrderQuantity, final long maxOrderNotional,
-                                           final int maxOpenOrders, final SelfTradePrevention stp) throws IOException {
+    private static void writeAccountLimits(final Out out, final long maxOrderQuantity, final long maxOrderNotional,
+                                           final int maxOpenOrders, final SelfTradePrevention stp) {
         out.writeLong(maxOrderQuantity);
         out.writeLong(maxOrderNotional);
         out.writeInt(maxOpenOrders);
@@ -105,7 +132,7 @@ final class EngineSnapshot {
         return count;
     }
 
-    private static void writeOrders(final DataOutputStream out, final OrderBook book, final BookSide side) throws IOException {
+    private static void writeOrders(final Out out, final OrderBook book, final BookSide side) {
         for (PriceLevel level = side.best(); level != null; level = side.worseThan(level)) {
             for (Order order = level.head; order != null; order = order.next) {
                 out.writeLong(order.orderId);
@@ -123,12 +150,88 @@ final class EngineSnapshot {
         }
     }
 
+    /**
+     * Big-endian writes into a growing array, byte for byte what {@link java.io.DataOutputStream}
+     * writes (the format predates this class, and {@link #read} still reads it with a stream).
+     */
+    private static final class Out {
+        private byte[] bytes;
+        private int length;
+
+        Out(final int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        private void ensure(final int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
+        }
+
+        void writeByte(final int value) {
+            ensure(1);
+            bytes[length++] = (byte) value;
+        }
+
+        void writeBoolean(final boolean value) {
+            writeByte(value ? 1 : 0);
+        }
+
+        void writeInt(final int value) {
+            ensure(Integer.BYTES);
+            final byte[] b = bytes;
+            int at = length;
+            b[at++] = (byte) (value >>> 24);
+            b[at++] = (byte) (value >>> 16);
+            b[at++] = (byte) (value >>> 8);
+            b[at++] = (byte) value;
+            length = at;
+        }
+
+        void writeLong(final long value) {
+            writeInt((int) (value >>> 32));
+            writeInt((int) value);
+        }
+
+        /** Java's modified UTF-8 with a 2-byte length, as DataOutputStream.writeUTF. */
+        void writeUtf(final String text) {
+            int encoded = 0;
+            for (int i = 0; i < text.length(); i++) {
+                final char c = text.charAt(i);
+                encoded += c >= 0x0001 && c <= 0x007F ? 1 : c <= 0x07FF ? 2 : 3;
+            }
+            if (encoded > 0xFFFF) {
+                throw new IllegalArgumentException("name too long for a snapshot: " + encoded + " bytes encoded");
+            }
+            ensure(2 + encoded);
+            bytes[length++] = (byte) (encoded >>> 8);
+            bytes[length++] = (byte) encoded;
+            for (int i = 0; i < text.length(); i++) {
+                final char c = text.charAt(i);
+                if (c >= 0x0001 && c <= 0x007F) {
+                    bytes[length++] = (byte) c;
+                } else if (c <= 0x07FF) {
+                    bytes[length++] = (byte) (0xC0 | ((c >> 6) & 0x1F));
+                    bytes[length++] = (byte) (0x80 | (c & 0x3F));
+                } else {
+                    bytes[length++] = (byte) (0xE0 | ((c >> 12) & 0x0F));
+                    bytes[length++] = (byte) (0x80 | ((c >> 6) & 0x3F));
+                    bytes[length++] = (byte) (0x80 | (c & 0x3F));
+                }
+            }
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, length);
+        }
+    }
+
     static MatchingEngine read(final byte[] snapshot) {
         if (snapshot.length < 2 * Long.BYTES) {
             throw new IllegalArgumentException("corrupt engine snapshot: only " + snapshot.length + " bytes");
         }
         final int bodyLength = snapshot.length - Long.BYTES;
-        if (hash(Arrays.copyOf(snapshot, bodyLength)) != stateHash(snapshot)) {
+        if (hash(snapshot, bodyLength) != stateHash(snapshot)) {
             throw new IllegalArgumentException("corrupt engine snapshot: checksum does not match its " + bodyLength + " bytes");
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot, 0, bodyLength))) {
@@ -223,11 +326,11 @@ final class EngineSnapshot {
         return new AccountSpec(id, maxOrderQuantity, maxOrderNotional, maxOpenOrders, stp);
     }
 
-    /** 64-bit FNV-1a over the bytes, finished with a mix so nearby states spread apart. */
-    static long hash(final byte[] bytes) {
+    /** 64-bit FNV-1a over the first length bytes, finished with a mix so nearby states spread apart. */
+    static long hash(final byte[] bytes, final int length) {
         long hash = 0xcbf29ce484222325L;
-        for (final byte b : bytes) {
-            hash ^= b & 0xff;
+        for (int i = 0; i < length; i++) {
+            hash ^= bytes[i] & 0xff;
             hash *= 0x100000001b3L;
         }
         hash ^= hash >>> 33;

@@ -950,6 +950,19 @@ public final class MatchingEngine {
         return EngineSnapshot.write(this);
     }
 
+    /**
+     * {@link #snapshot()} without its trailing checksum filled in: the part that has to run where
+     * the engine runs. {@link #sealSnapshot} finishes it, on any thread.
+     */
+    public byte[] snapshotUnsealed() {
+        return EngineSnapshot.writeUnsealed(this);
+    }
+
+    /** Fills in the checksum of a {@link #snapshotUnsealed()} array, making it a snapshot; returns the same array. */
+    public static byte[] sealSnapshot(final byte[] unsealed) {
+        return EngineSnapshot.seal(unsealed);
+    }
+
     public static MatchingEngine restore(final byte[] snapshot) {
         return EngineSnapshot.read(snapshot);
     }

@@ -1,6 +1,8 @@
 package io.chronex.engine;
 
 import io.chronex.engine.api.CommandType;
+import io.chronex.engine.api.EngineConfig;
+import io.chronex.engine.api.SymbolSpec;
 import io.chronex.engine.api.OrderType;
 import io.chronex.engine.api.Result;
 import io.chronex.engine.api.SelfTradePrevention;
@@ -47,6 +49,31 @@ class SnapshotCodecTest {
         assertArrayEquals(bytes, restored.snapshot());
         assertEquals(f.engine.stateHash(), restored.stateHash());
         assertEquals(f.engine.commandCount(), restored.commandCount());
+    }
+
+    @Test
+    void namesAreWrittenAsJavaModifiedUtf8SoOlderSnapshotsStillRead() throws Exception {
+        // NUL, two-byte and three-byte characters: the cases where modified UTF-8 differs from plain.
+        final String name = "A\u0000\u00dcn\u20ac";
+        final SymbolSpec plain = SymbolSpec.plain(7);
+        final MatchingEngine engine = new MatchingEngine(EngineConfig.noRiskChecks(
+            new SymbolSpec(7, name, plain.priceScale(), plain.tickSize(), plain.lotSize(), plain.priceBandBasisPoints(), plain.referencePrice())));
+        final byte[] snapshot = engine.snapshot();
+        final java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
+        new java.io.DataOutputStream(expected).writeUTF(name);
+        final byte[] utf = expected.toByteArray();
+        assertTrue(indexOf(snapshot, utf) > 0, "the name as DataOutputStream.writeUTF writes it");
+        assertArrayEquals(snapshot, MatchingEngine.restore(snapshot).snapshot());
+        assertArrayEquals(snapshot, MatchingEngine.sealSnapshot(engine.snapshotUnsealed()), "sealing later gives the same snapshot");
+    }
+
+    private static int indexOf(final byte[] haystack, final byte[] needle) {
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Test

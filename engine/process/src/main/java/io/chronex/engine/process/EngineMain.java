@@ -136,7 +136,7 @@ public final class EngineMain {
                             final long snapshotEvery) {
         final EngineService service;
         try {
-            service = new EngineService(data, config, snapshotEvery, message -> log("warning: %s", message));
+            service = new EngineService(data, config, snapshotEvery, message -> log("warning: %s", message), message -> log("%s", message));
         } catch (final IllegalStateException e) {
             fail(e.getMessage());
             return;
@@ -167,8 +167,11 @@ public final class EngineMain {
                     final long now = System.nanoTime();
                     if (now >= nextStatus) {
                         final long answered = service.answered();
-                        log("status: %d commands answered (%.0f/s over the last minute), last journal index %s; %s",
-                            answered, (answered - answeredAtLastStatus) / 60.0, journalIndex(service.lastAnswered()), rejectSummary(service));
+                        log("status: %d commands answered (%.0f/s over the last minute), last journal index %s; %s; %s",
+                            answered, (answered - answeredAtLastStatus) / 60.0, journalIndex(service.lastAnswered()), rejectSummary(service),
+                            service.snapshotsWritten() == 0 ? "no snapshot written yet"
+                                : String.format(Locale.ROOT, "%d snapshots written, the last paused matching %.2f ms and took %.2f ms to write",
+                                    service.snapshotsWritten(), service.lastSnapshotNanos() / 1e6, service.lastSnapshotWriteNanos() / 1e6));
                         answeredAtLastStatus = answered;
                         nextStatus = now + TimeUnit.MINUTES.toNanos(1);
                     }

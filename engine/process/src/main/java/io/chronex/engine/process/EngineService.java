@@ -23,6 +23,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -53,6 +58,21 @@ public final class EngineService implements AutoCloseable {
     private long lastAnswered;
     private long answered;
     private long lastSnapshotNanos;
+    private volatile long lastSnapshotWriteNanos;
+    private volatile long snapshotsWritten;
+    private final Consumer<String> warn;
+    private final Consumer<String> info;
+    /** The newest snapshot copied but not yet picked up by the writer thread, or null. */
+    private final AtomicReference<PendingSnapshot> pendingSnapshot = new AtomicReference<>();
+    private final ExecutorService snapshotWriter = Executors.newSingleThreadExecutor(task -> {
+        final Thread thread = new Thread(task, "snapshot-writer");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** The engine's state after the command at journalIndex, waiting to be written. */
+    private record PendingSnapshot(long journalIndex, byte[] state, long pauseNanos) {
+    }
     /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
     private long untilSnapshot;
 
@@ -67,15 +87,27 @@ public final class EngineService implements AutoCloseable {
      * there up to that command without writing anything.
      */
     public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final Consumer<String> warn) {
+        this(data, config, snapshotEvery, warn, message -> { });
+    }
+
+    /** As above; {@code info} hears of each snapshot written while serving (from the snapshot-writer thread). */
+    public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final Consumer<String> warn,
+                         final Consumer<String> info) {
         final long start = System.nanoTime();
+        this.info = info;
         this.commands = data.commands();
         this.events = data.events();
         this.snapshots = new SnapshotStore(data.snapshots());
         this.snapshotEvery = snapshotEvery;
+        this.warn = warn;
         this.untilSnapshot = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
         checkConfiguration(data, config);
+        final int unfinished = snapshots.deleteUnfinished();
+        if (unfinished > 0) {
+            warn.accept("deleted " + unfinished + " unfinished snapshot file(s) in " + data.snapshots() + " (a stop while one was being written)");
+        }
         this.recoveredThrough = lastAnsweredCommand(data);
         final SnapshotStore.Restored restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
         if (restored == null) {
@@ -182,25 +214,87 @@ public final class EngineService implements AutoCloseable {
         final boolean periodic = snapshotEvery > 0 && --untilSnapshot == 0;
         if (periodic || (result.commandType == CommandType.SNAPSHOT && !result.isRejected())) {
             untilSnapshot = snapshotEvery;
-            snapshot();
+            snapshotInBackground();
         }
         return true;
     }
 
-    /** Writes a snapshot of the state after the last answered command (nothing to do before the first). */
+    /**
+     * Copies the state after the last answered command and leaves its checksum, the write and the
+     * fsync (most of the cost) to the snapshot-writer thread, so matching stops only for the copy.
+     * Should the writer still be behind, the copy not yet started is replaced by this newer one.
+     */
+    private void snapshotInBackground() {
+        final long start = System.nanoTime();
+        final byte[] state = engine.snapshotUnsealed();
+        lastSnapshotNanos = System.nanoTime() - start;
+        if (pendingSnapshot.getAndSet(new PendingSnapshot(lastAnswered, state, lastSnapshotNanos)) == null) {
+            snapshotWriter.execute(this::writePendingSnapshot);
+        }
+    }
+
+    /** On the snapshot-writer thread. A snapshot that cannot be written only means a longer replay after a crash. */
+    private void writePendingSnapshot() {
+        final PendingSnapshot snapshot = pendingSnapshot.getAndSet(null);
+        if (snapshot == null) {
+            return;
+        }
+        final long start = System.nanoTime();
+        try {
+            final Path file = snapshots.write(snapshot.journalIndex(), MatchingEngine.sealSnapshot(snapshot.state()));
+            lastSnapshotWriteNanos = System.nanoTime() - start;
+            snapshotsWritten++;
+            info.accept(String.format(java.util.Locale.ROOT, "snapshot %s written in %.2f ms (%d bytes); matching paused %.3f ms for the copy",
+                file.getFileName(), lastSnapshotWriteNanos / 1e6, snapshot.state().length, snapshot.pauseNanos() / 1e6));
+        } catch (final UncheckedIOException e) {
+            warn.accept(e.getMessage() + "; the engine goes on, and recovery would start from an older snapshot");
+        }
+    }
+
+    /** Waits until every snapshot taken so far is on disk (or has failed with a warning). */
+    public void awaitSnapshots() {
+        try {
+            snapshotWriter.submit(() -> { }).get();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException("snapshot writer failed", e.getCause());
+        }
+    }
+
+    /**
+     * Writes a snapshot of the state after the last answered command on this thread, once the
+     * background ones are done (at stop: nothing else runs); null before the first command.
+     */
     public Path snapshot() {
+        awaitSnapshots();
         if (lastAnswered < 0) {
             return null;
         }
         final long start = System.nanoTime();
         final Path file = snapshots.write(lastAnswered, engine.snapshot());
         lastSnapshotNanos = System.nanoTime() - start;
+        lastSnapshotWriteNanos = lastSnapshotNanos;
+        snapshotsWritten++;
         return file;
     }
 
-    /** How long the last snapshot stalled the engine thread (serialise + write + fsync). */
+    /**
+     * How long the last snapshot stopped the engine thread: the copy of the state for one taken
+     * while serving, the copy, write and fsync for {@link #snapshot()}.
+     */
     public long lastSnapshotNanos() {
         return lastSnapshotNanos;
+    }
+
+    /** How long writing the last snapshot to disk took (write and fsync; on the writer thread while serving). */
+    public long lastSnapshotWriteNanos() {
+        return lastSnapshotWriteNanos;
+    }
+
+    /** Snapshots on disk since start (a superseded or failed one does not count). */
+    public long snapshotsWritten() {
+        return snapshotsWritten;
     }
 
     /** The snapshot recovery started from, or null when it started from the configuration. */
@@ -245,6 +339,13 @@ public final class EngineService implements AutoCloseable {
 
     @Override
     public void close() {
+        snapshotWriter.shutdown();
+        try {
+            // A snapshot being written is finished: it is cheaper than the replay it saves.
+            snapshotWriter.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         commands.close();
         events.close();
     }

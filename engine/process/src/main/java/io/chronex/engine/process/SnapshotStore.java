@@ -76,6 +76,22 @@ final class SnapshotStore {
         return null;
     }
 
+    /** Deletes temporary files a stop in the middle of a write left behind; returns how many. */
+    int deleteUnfinished() {
+        int deleted = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (final Path file : (Iterable<Path>) files::iterator) {
+                final String name = file.getFileName().toString();
+                if (name.startsWith(PREFIX) && name.endsWith(SUFFIX + ".tmp") && Files.deleteIfExists(file)) {
+                    deleted++;
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot list snapshots in " + dir + ": " + e.getMessage(), e);
+        }
+        return deleted;
+    }
+
     /** Journal indices of the snapshots present, newest first. */
     List<Long> indices() {
         final List<Long> indices = new ArrayList<>();

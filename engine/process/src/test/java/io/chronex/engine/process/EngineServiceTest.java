@@ -80,11 +80,19 @@ class EngineServiceTest {
         }
     }
 
+    /**
+     * Answers up to max commands. Snapshots are written in the background, and a newer one replaces
+     * one the writer has not started; waiting for the writer every 100 commands (the tests snapshot
+     * every 400 or 500) makes every snapshot land, so the tests know which files exist.
+     */
     private static long drain(final EngineService service, final long max) {
         long processed = 0;
         while (processed < max && service.poll()) {
-            processed++;
+            if (++processed % 100 == 0) {
+                service.awaitSnapshots();
+            }
         }
+        service.awaitSnapshots();
         return processed;
     }
 
@@ -229,6 +237,52 @@ class EngineServiceTest {
         try (EngineService service = new EngineService(data, CONFIG)) {
             drain(service, Long.MAX_VALUE);
             assertEquals(List.of(service.lastAnswered()), new SnapshotStore(data.snapshots()).indices());
+        }
+    }
+
+    @Test
+    void aSnapshotThatCannotBeWrittenIsAWarningAndTheEngineGoesOn() throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 10, 9);
+        try (SingleChronicleQueue commands = data.commands()) {
+            try (DocumentContext dc = commands.createAppender().writingDocument()) {
+                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.engine.api.CommandType.SNAPSHOT, 0), new Hops());
+            }
+        }
+        appendCommands(data, 10, 10);
+        final List<String> warnings = new ArrayList<>();
+        try (EngineService service = new EngineService(data, CONFIG, 0, warnings::add)) {
+            // The snapshots directory turns into a plain file under the running engine.
+            final Path dir = data.snapshots();
+            final byte[] configHash = java.nio.file.Files.readAllBytes(dir.resolve("config.hash"));
+            java.nio.file.Files.delete(dir.resolve("config.hash"));
+            java.nio.file.Files.delete(dir);
+            java.nio.file.Files.writeString(dir, "in the way");
+            assertEquals(21, drain(service, Long.MAX_VALUE), "every command answered, the ones after the failed snapshot too");
+            assertEquals(0, service.snapshotsWritten());
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("cannot write snapshot") && warnings.get(0).contains("the engine goes on"), warnings.get(0));
+            java.nio.file.Files.delete(dir);
+            java.nio.file.Files.createDirectory(dir);
+            java.nio.file.Files.write(dir.resolve("config.hash"), configHash);
+        }
+    }
+
+    @Test
+    void aSnapshotLeftUnfinishedByAStopIsDeletedAtStart() throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 10, 11);
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            drain(service, Long.MAX_VALUE);
+        }
+        final Path unfinished = data.snapshots().resolve(String.format("snapshot-%016x.bin.tmp", 5L));
+        java.nio.file.Files.write(unfinished, new byte[] {1, 2, 3});
+        final List<String> warnings = new ArrayList<>();
+        try (EngineService service = new EngineService(data, CONFIG, 0, warnings::add)) {
+            assertTrue(!java.nio.file.Files.exists(unfinished));
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).contains("unfinished snapshot"), warnings.get(0));
+            assertEquals(10, service.replayedCommands());
         }
     }
 
