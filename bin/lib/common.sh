@@ -38,23 +38,40 @@ chronex_java() {
   exec java "${flags[@]}" ${JAVA_OPTS:-} "$@"
 }
 
-# The class path of a module as its jar and its dependency jars, in a fixed order, plus the JVM
-# flags for a class-data-sharing archive of that module (target/app.jsa): the first run after a
-# build writes the archive when it exits cleanly, later runs map it, which roughly halves JVM and
-# Chronicle start-up (docs/recovery.md). CHRONEX_CDS=off leaves it out. Sets CHRONEX_CP and CHRONEX_CDS_FLAGS.
+# The class path of a module as its jar and its dependency jars, in a fixed order. Sets CHRONEX_CP.
 chronex_module_classpath() {
   local module="$1" dir="$CHRONEX_ROOT/$1/target" jar
   jar=$(ls "$dir"/chronex-*-0.1.0-SNAPSHOT.jar 2>/dev/null | head -1)
   [ -n "$jar" ] || chronex_die "no jar in $dir; run 'mvn -DskipTests package'"
   CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | tr '\n' ':')"
+}
+
+# A class-data-sharing archive for a module (target/app.jsa), which roughly halves JVM and
+# Chronicle start-up (docs/recovery.md): after each build it is written once by running the given
+# training class (a short run through start-up, with the JVM flags in JAVA_OPTS) under
+# -XX:ArchiveClassesAtExit; later runs map it. Not written at the end of a real run: on Java 17 that
+# can archive methods the JIT then never compiles. CHRONEX_CDS=off leaves it out. Call after
+# chronex_module_classpath; sets CHRONEX_CDS_FLAGS (empty when there is no archive).
+chronex_class_archive() {
+  local module="$1" training="$2" dir="$CHRONEX_ROOT/$1/target"
+  shift 2
   CHRONEX_CDS_FLAGS=""
-  if [ "${CHRONEX_CDS:-on}" != off ]; then
-    local archive="$dir/app.jsa"
-    if [ -f "$archive" ] && [ "$archive" -nt "$dir/.built-by-bin" ]; then
-      CHRONEX_CDS_FLAGS="-XX:SharedArchiveFile=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+  [ "${CHRONEX_CDS:-on}" != off ] || return 0
+  local archive="$dir/app.jsa" quiet="-Xlog:cds=off -Xlog:cds+dynamic=off"
+  if [ ! -f "$archive" ] || [ ! "$archive" -nt "$dir/.built-by-bin" ]; then
+    rm -f "$archive"
+    echo "writing the class-data archive for $module (once per build)..." >&2
+    local flags partial="$archive.$$"
+    mapfile -t flags < <(chronex_jvm_flags)
+    # shellcheck disable=SC2086 # JAVA_OPTS is a list of flags
+    if java "${flags[@]}" ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$partial" $quiet -cp "$CHRONEX_CP" "$training" "$@" \
+         > "$dir/class-archive.log" 2>&1 && [ -s "$partial" ]; then
+      mv -f "$partial" "$archive"
     else
-      rm -f "$archive"
-      CHRONEX_CDS_FLAGS="-XX:ArchiveClassesAtExit=$archive -Xlog:cds=off -Xlog:cds+dynamic=off"
+      rm -f "$partial"
+      echo "$(basename "$0"): could not write the class-data archive (see $module/target/class-archive.log); starting without it" >&2
+      return 0
     fi
   fi
+  CHRONEX_CDS_FLAGS="-XX:SharedArchiveFile=$archive $quiet"
 }
