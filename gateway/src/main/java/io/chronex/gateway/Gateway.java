@@ -771,10 +771,7 @@ public final class Gateway implements AutoCloseable {
         hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
         hops.gatewayReadNanos = readNanos;
         hops.receiptEpochNanos = readEpochNanos;
-        try (DocumentContext dc = commands.writingDocument()) {
-            hops.gatewayAppendNanos = System.nanoTime();
-            CommandCodec.write(dc.wire().bytes(), command, hops);
-        }
+        CommandCodec.append(commands, command, hops);
         lastAppendIndex = commands.lastIndexAppended();
         commandsAppended++;
         state.expectedInbound(s.slot, seq + 1);
@@ -994,10 +991,7 @@ public final class Gateway implements AutoCloseable {
         hops.sessionId = 0;
         hops.gatewayReadNanos = System.nanoTime();
         hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
-        try (DocumentContext dc = commands.writingDocument()) {
-            hops.gatewayAppendNanos = System.nanoTime();
-            CommandCodec.write(dc.wire().bytes(), command, hops);
-        }
+        CommandCodec.append(commands, command, hops);
         lastAppendIndex = commands.lastIndexAppended();
         log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled");
     }

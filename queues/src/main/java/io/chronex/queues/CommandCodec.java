@@ -8,6 +8,8 @@ import io.chronex.engine.api.Side;
 import io.chronex.engine.api.TimeInForce;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.RandomDataInput;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * The commands journal's excerpt: a fixed 120-byte little-endian layout, written and read field by
@@ -18,9 +20,27 @@ public final class CommandCodec {
     public static final byte MESSAGE_TYPE = 'C';
     public static final byte VERSION = 1;
     public static final int LENGTH = 120;
+    /** Where the gateway-append timestamp sits in the excerpt. */
+    static final int GATEWAY_APPEND_OFFSET = 104;
     static final int NONE = 0xFF;
 
     private CommandCodec() {
+    }
+
+    /**
+     * Appends one command as one excerpt of the journal. The gateway-append timestamp is read last,
+     * just before the excerpt is committed (and written into it then), so the journal hop, append
+     * to engine read, is the queue's transit alone, as in the raw write-to-read floor it is
+     * compared with (docs/performance.md); encoding belongs to the gateway's own time.
+     */
+    public static void append(final ExcerptAppender appender, final Command c, final Hops hops) {
+        try (DocumentContext dc = appender.writingDocument()) {
+            final Bytes<?> out = dc.wire().bytes();
+            final long start = out.writePosition();
+            write(out, c, hops);
+            hops.gatewayAppendNanos = System.nanoTime();
+            out.writeLong(start + GATEWAY_APPEND_OFFSET, hops.gatewayAppendNanos);
+        }
     }
 
     public static void write(final Bytes<?> out, final Command c, final Hops hops) {
@@ -103,7 +123,7 @@ public final class CommandCodec {
         c.maxOpenOrders = in.readInt(at + 88);
         hops.clientSeqNum = in.readInt(at + 92);
         hops.gatewayReadNanos = in.readLong(at + 96);
-        hops.gatewayAppendNanos = in.readLong(at + 104);
+        hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
         hops.receiptEpochNanos = in.readLong(at + 112);
         c.type = CommandType.fromOrdinal(type);
         c.side = Side.fromOrdinal(side);

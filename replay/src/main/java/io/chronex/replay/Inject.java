@@ -7,7 +7,6 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -86,10 +85,7 @@ public final class Inject {
                 stream.commandAt(row, command);
                 hops.gatewayReadNanos = read;
                 hops.receiptEpochNanos = epochOffset + read;
-                try (DocumentContext dc = appender.writingDocument()) {
-                    hops.gatewayAppendNanos = System.nanoTime();
-                    CommandCodec.write(dc.wire().bytes(), command, hops);
-                }
+                CommandCodec.append(appender, command, hops);
             }
         }
         return stream.size();
