@@ -2,6 +2,7 @@ package io.chronex.queues;
 
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.io.IOException;
@@ -31,6 +32,7 @@ public final class DataDirectory {
     public static final int MAX_GATEWAY_ID = 999;
 
     private final Path root;
+    private TimeProvider clock;
 
     private DataDirectory(final Path root) {
         this.root = root;
@@ -144,6 +146,18 @@ public final class DataDirectory {
     }
 
     private SingleChronicleQueue queue(final String name, final int sourceId) {
-        return SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE).sourceId(sourceId).build();
+        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
+            .sourceId(sourceId);
+        return (clock == null ? builder : builder.timeProvider(clock)).build();
+    }
+
+    /**
+     * This data directory with its queues on another clock, which decides when they roll to a new
+     * day's file: for tests of the day roll. Nothing in the running system sets it.
+     */
+    public DataDirectory withClock(final TimeProvider clock) {
+        final DataDirectory other = new DataDirectory(root);
+        other.clock = clock;
+        return other;
     }
 }

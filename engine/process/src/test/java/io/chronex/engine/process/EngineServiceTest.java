@@ -12,6 +12,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
+import net.openhft.chronicle.core.time.SetTimeProvider;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -20,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -103,6 +106,8 @@ class EngineServiceTest {
         try (EngineService service = new EngineService(data, CONFIG)) {
             assertEquals(-1, service.recoveredThrough());
             assertEquals(5_000, drain(service, Long.MAX_VALUE));
+            // All but the first (through the tailer) read straight from the journal's memory.
+            assertEquals(4_999, service.answeredFromMemory());
         }
         assertEquals(journal, answeredIndices(data, new ArrayList<>()));
     }
@@ -284,6 +289,47 @@ class EngineServiceTest {
             assertTrue(warnings.get(0).contains("unfinished snapshot"), warnings.get(0));
             assertEquals(10, service.replayedCommands());
         }
+    }
+
+    /** Polls like the engine's loop (which does not stop at an empty poll) until n more commands are answered. */
+    private static void answer(final EngineService service, final long n) {
+        final long target = service.answered() + n;
+        for (long polls = 0; service.answered() < target; polls++) {
+            assertTrue(polls < 50_000_000, "only " + service.answered() + " of " + target + " answered");
+            service.poll();
+        }
+    }
+
+    @Test
+    void theEngineFollowsTheJournalAcrossDayRolls() {
+        final SetTimeProvider clock = new SetTimeProvider(Instant.parse("2026-11-20T23:58:00Z"));
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d")).withClock(clock);
+        final List<Long> journal = new ArrayList<>(appendCommands(data, 3_000, 21));
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            answer(service, 3_000);
+            // A writer that stopped before midnight and a new one after it (Chronicle closes the old day's file as it starts).
+            clock.advanceMillis(TimeUnit.MINUTES.toMillis(5));
+            journal.addAll(appendCommands(data, 3_000, 22));
+            answer(service, 3_000);
+            // One writer across the next midnight: it closes the old day's file as it rolls.
+            try (SingleChronicleQueue commands = data.commands()) {
+                final ExcerptAppender appender = commands.createAppender();
+                final Command c = new Command();
+                final Hops hops = new Hops();
+                for (int i = 0; i < 2_000; i++) {
+                    if (i == 1_000) {
+                        answer(service, 1_000);
+                        clock.advanceMillis(TimeUnit.DAYS.toMillis(1));
+                    }
+                    CommandCodec.append(appender, c.limit(1 + i % 20, 1, 100_000 + i, i % 2 == 0 ? Side.BUY : Side.SELL, 95 + i % 11, 1), hops);
+                    journal.add(appender.lastIndexAppended());
+                }
+            }
+            answer(service, 1_000);
+            assertEquals(0, drain(service, Long.MAX_VALUE));
+        }
+        assertEquals(3, journal.stream().map(index -> index >>> 32).distinct().count(), "three days' files");
+        assertEquals(journal, answeredIndices(data, new ArrayList<>()), "every command answered once, in journal order");
     }
 
     @Test
