@@ -13,15 +13,11 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.bytes.BytesStore;
-import net.openhft.chronicle.bytes.RandomDataInput;
-import net.openhft.chronicle.core.io.ReferenceOwner;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
-import net.openhft.chronicle.wire.Wires;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,17 +49,6 @@ public final class EngineService implements AutoCloseable {
     private final Result result = new Result();
     private final EventHeader header = new EventHeader();
     private final long[] rejects = new long[RejectReason.values().length];
-    private final ReferenceOwner owner = ReferenceOwner.temporary("engine journal reader");
-    /** The mapped chunk of the journal being read straight from memory, reserved while held; null when the tailer reads. */
-    private BytesStore<?, ?> store;
-    /** Offset in {@link #store} of the next excerpt's header. */
-    private long nextHeader;
-    /** Whether commands were answered from memory since the tailer last read one (the tailer is behind). */
-    private boolean walked;
-    /** The roll cycle {@link #store} belongs to. */
-    private int storeCycle;
-    private int emptyPolls;
-    private long answeredFromMemory;
 
     private final long recoveredThrough;
     private final Path restoredSnapshot;
@@ -192,112 +177,11 @@ public final class EngineService implements AutoCloseable {
         }
     }
 
-    /** Processes the next command if there is one; returns whether it did. */
-    public boolean poll() {
-        if (!(store != null ? pollMemory() : pollTailer())) {
-            return false;
-        }
-        final boolean periodic = snapshotEvery > 0 && --untilSnapshot == 0;
-        if (periodic || (result.commandType == CommandType.SNAPSHOT && !result.isRejected())) {
-            untilSnapshot = snapshotEvery;
-            snapshotInBackground();
-        }
-        return true;
-    }
-
-    /**
-     * The next command through Chronicle's tailer; on success keeps hold of the mapped chunk it lies
-     * in, so that the commands after it are read straight from memory ({@link #pollMemory()}).
-     */
-    private boolean pollTailer() {
-        try (DocumentContext dc = commandTailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                return false;
-            }
-            final long readNanos = System.nanoTime();
-            final Bytes<?> bytes = dc.wire().bytes();
-            answer(bytes, bytes.readPosition(), bytes.readRemaining(), dc.index(), readNanos);
-            store = bytes.bytesStore();
-            store.reserve(owner);
-            nextHeader = (bytes.readLimit() + 3) & ~3L;
-            storeCycle = commandTailer.cycle();
-            walked = false;
-        }
-        return true;
-    }
-
-    /**
-     * The next command read straight from the journal's mapped memory, as JournalReplay reads it:
-     * an empty poll is one volatile read of the next excerpt's header. Hands back to the tailer at
-     * anything it does not handle (end of the chunk or of the cycle, an excerpt the size of which
-     * it cannot see yet), after moving the tailer just past the last command answered and checking
-     * that it numbered the commands as Chronicle does.
-     */
-    private boolean pollMemory() {
-        final BytesStore<?, ?> in = store;
-        while (true) {
-            final long at = nextHeader;
-            if (!in.inside(at, 4)) {
-                return handOver();
-            }
-            final int word = in.readVolatileInt(at);
-            if (word == 0) {
-                // Nothing yet. Writers end a day's file with an end-of-data marker when they roll
-                // (or, for a writer that died, the next one to start does); should a newer file
-                // ever appear without it, now and then while idle let the tailer look for it.
-                return (++emptyPolls & 1023) == 0 && commands.lastCycle() != storeCycle && handOver();
-            }
-            if (word == Wires.END_OF_DATA) {
-                return handOver();
-            }
-            if (Wires.isNotComplete(word)) {
-                // Being written: its header is completed last, after its bytes.
-                return false;
-            }
-            final int length = Wires.lengthOf(word);
-            if (!in.inside(at + 4, length)) {
-                return handOver();
-            }
-            nextHeader = (at + 4 + length + 3) & ~3L;
-            if (Wires.isData(word)) {
-                final long readNanos = System.nanoTime();
-                walked = true;
-                answeredFromMemory++;
-                answer(in, at + 4, length, lastAnswered + 1, readNanos);
-                return true;
-            }
-        }
-    }
-
-    /** Releases the chunk and puts the tailer just after the last command answered; then tries the tailer. */
-    private boolean handOver() {
-        releaseStore();
-        if (walked) {
-            walked = false;
-            if (!commandTailer.moveToIndex(lastAnswered)) {
-                throw new IllegalStateException("cannot find journal index " + Long.toHexString(lastAnswered) + " again");
-            }
-            try (DocumentContext dc = commandTailer.readingDocument()) {
-                if (!dc.isPresent() || dc.index() != lastAnswered) {
-                    throw new IllegalStateException("reading the journal straight from memory went out of step at index "
-                        + Long.toHexString(lastAnswered) + " (the tailer found " + (dc.isPresent() ? Long.toHexString(dc.index()) : "nothing") + ")");
-                }
-            }
-        }
-        return pollTailer();
-    }
-
-    private void releaseStore() {
-        if (store != null) {
-            store.release(owner);
-            store = null;
-        }
-    }
-
-    /** Decodes, applies and answers the command at {@code at}, journal index {@code index}. */
-    private void answer(final RandomDataInput in, final long at, final long length, final long index, final long readNanos) {
+    private void decodeAndApply(final Bytes<?> in) {
+        // A command that fails to decode early must not inherit the previous command's routing.
         header.hops.clear();
-        if (CommandCodec.readAt(in, at, length, command, header.hops) == DecodeStatus.OK) {
+        final DecodeStatus status = CommandCodec.read(in, command, header.hops);
+        if (status == DecodeStatus.OK) {
             engine.apply(command, result);
         } else {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
@@ -305,16 +189,34 @@ public final class EngineService implements AutoCloseable {
             result.rejectReason = RejectReason.MALFORMED_COMMAND;
             result.orderStatus = OrderStatus.REJECTED;
         }
-        header.commandIndex = index;
-        header.hops.engineReadNanos = readNanos;
-        header.hops.engineDoneNanos = System.nanoTime();
-        try (DocumentContext out = eventAppender.writingDocument()) {
-            header.hops.engineAppendNanos = System.nanoTime();
-            EventCodec.write(out.wire().bytes(), header, result);
+    }
+
+    /** Processes the next command if there is one; returns whether it did. */
+    public boolean poll() {
+        try (DocumentContext dc = commandTailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                return false;
+            }
+            final long readNanos = System.nanoTime();
+            final long index = dc.index();
+            decodeAndApply(dc.wire().bytes());
+            header.commandIndex = index;
+            header.hops.engineReadNanos = readNanos;
+            header.hops.engineDoneNanos = System.nanoTime();
+            try (DocumentContext out = eventAppender.writingDocument()) {
+                header.hops.engineAppendNanos = System.nanoTime();
+                EventCodec.write(out.wire().bytes(), header, result);
+            }
+            rejects[result.rejectReason.ordinal()]++;
+            lastAnswered = index;
+            answered++;
         }
-        rejects[result.rejectReason.ordinal()]++;
-        lastAnswered = index;
-        answered++;
+        final boolean periodic = snapshotEvery > 0 && --untilSnapshot == 0;
+        if (periodic || (result.commandType == CommandType.SNAPSHOT && !result.isRejected())) {
+            untilSnapshot = snapshotEvery;
+            snapshotInBackground();
+        }
+        return true;
     }
 
     /**
@@ -409,11 +311,6 @@ public final class EngineService implements AutoCloseable {
         return answered;
     }
 
-    /** Of {@link #answered()}, the commands read straight from the journal's memory rather than through the tailer. */
-    long answeredFromMemory() {
-        return answeredFromMemory;
-    }
-
     public long recoveredThrough() {
         return recoveredThrough;
     }
@@ -442,7 +339,6 @@ public final class EngineService implements AutoCloseable {
 
     @Override
     public void close() {
-        releaseStore();
         snapshotWriter.shutdown();
         try {
             // A snapshot being written is finished: it is cheaper than the replay it saves.
