@@ -14,7 +14,11 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 import net.openhft.chronicle.wire.Wires;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Recovery's replay of the journal into an engine, writing nothing. Chronicle's tailer costs more
@@ -40,6 +44,8 @@ final class JournalReplay {
     /** Offset in {@link #store} of the next excerpt header. */
     private long header;
     private long readFromMemory;
+    /** The last journal index applied, -1 before the first. */
+    private long lastRead = -1;
     private long handovers;
 
     JournalReplay(final MatchingEngine engine) {
@@ -73,6 +79,7 @@ final class JournalReplay {
             } finally {
                 release();
             }
+            lastRead = last;
             if (last != first) {
                 handovers++;
                 resync(tailer, last, root);
@@ -90,13 +97,17 @@ final class JournalReplay {
     private long readThroughTailer(final ExcerptTailer tailer, final long through, final Path root) {
         try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
-                throw new IllegalStateException("the events queue in " + root + " answers command index "
-                    + Long.toHexString(through) + " but the commands journal ends before it: wrong or damaged data directory");
+                throw new IllegalStateException("the commands journal " + file(root) + " ends "
+                    + (lastRead < 0 ? "before its first command to replay" : "after index " + Long.toHexString(lastRead))
+                    + ", but the events queue in " + root + " answers command index " + Long.toHexString(through)
+                    + ": the journal is truncated or damaged, or the two queues are not from the same data directory");
             }
             final long index = dc.index();
             if (index > through) {
-                throw new IllegalStateException("the commands journal has no entry at index " + Long.toHexString(through)
-                    + ", which the events queue answers: wrong or damaged data directory " + root);
+                throw new IllegalStateException("the commands journal " + file(root) + " has no entry at index "
+                    + Long.toHexString(through) + " (it goes from " + (lastRead < 0 ? "the start" : Long.toHexString(lastRead)) + " to "
+                    + Long.toHexString(index) + "), which the events queue in " + root
+                    + " answers: the journal is damaged, or the two queues are not from the same data directory");
             }
             final Bytes<?> bytes = dc.wire().bytes();
             apply(bytes, bytes.readPosition(), bytes.readRemaining());
@@ -168,6 +179,21 @@ final class JournalReplay {
                 throw new IllegalStateException("reading the journal of " + root + " straight from memory went out of step at index "
                     + Long.toHexString(index) + " (the tailer found " + (dc.isPresent() ? Long.toHexString(dc.index()) : "nothing") + ")");
             }
+        }
+    }
+
+    /** The journal's files, for error messages: the newest named with its size. */
+    private static String file(final Path root) {
+        final Path dir = root.resolve("commands");
+        try (Stream<Path> files = Files.list(dir)) {
+            final List<Path> cycles = files.filter(f -> f.getFileName().toString().endsWith(".cq4")).sorted().toList();
+            if (cycles.isEmpty()) {
+                return dir + " (no .cq4 file)";
+            }
+            final Path last = cycles.get(cycles.size() - 1);
+            return last + " (" + Files.size(last) + " bytes" + (cycles.size() > 1 ? ", the newest of " + cycles.size() + " files" : "") + ")";
+        } catch (final IOException e) {
+            return dir + " (cannot list: " + e.getMessage() + ")";
         }
     }
 

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The engine on real queues: one events excerpt per command, exactly once across restarts, garbage answered and survived. */
@@ -328,6 +329,52 @@ class EngineServiceTest {
         }
         assertEquals(3, journal.stream().map(index -> index >>> 32).distinct().count(), "three days' files");
         assertEquals(journal, answeredIndices(data, new ArrayList<>()), "every command answered once, in journal order");
+    }
+
+    /** A data directory whose 3,000 commands were all answered, with the journal's file then damaged by {@code damage}. */
+    private DataDirectory answeredThenDamaged(final String name, final java.util.function.BiConsumer<Path, Long> damage) throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve(name));
+        final List<Long> journal = appendCommands(data, 3_000, 31);
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            assertEquals(3_000, drain(service, Long.MAX_VALUE));
+        }
+        final long offset;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            assertTrue(tailer.moveToIndex(journal.get(2_000)));
+            try (DocumentContext dc = tailer.readingDocument()) {
+                offset = dc.wire().bytes().readPosition();
+            }
+        }
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data.root().resolve("commands"))) {
+            damage.accept(files.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow(), offset);
+        }
+        return data;
+    }
+
+    @Test
+    void aTruncatedOrOverwrittenJournalIsAClearErrorThatNamesTheFile() throws Exception {
+        final DataDirectory truncated = answeredThenDamaged("truncated", (file, offset) -> {
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+                channel.truncate(offset - 50);
+            } catch (final java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        final DataDirectory overwritten = answeredThenDamaged("overwritten", (file, offset) -> {
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+                final byte[] garbage = new byte[4096];
+                new SplittableRandom(5).nextBytes(garbage);
+                channel.write(java.nio.ByteBuffer.wrap(garbage), offset - 50);
+            } catch (final java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        for (final DataDirectory data : List.of(truncated, overwritten)) {
+            final IllegalStateException e = assertThrows(IllegalStateException.class, () -> new EngineService(data, CONFIG).close());
+            assertTrue(e.getMessage().contains(data.root().resolve("commands").toString()) && e.getMessage().contains(".cq4"), e.getMessage());
+            assertTrue(e.getMessage().contains("truncated or damaged"), e.getMessage());
+        }
     }
 
     @Test
