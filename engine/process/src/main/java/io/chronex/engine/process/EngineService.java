@@ -161,20 +161,60 @@ public final class EngineService implements AutoCloseable {
         }
     }
 
-    /** The journal index named by the last events excerpt, or -1 when nothing was answered yet. */
+    /**
+     * The journal index named by the last events excerpt, or -1 when nothing was answered yet.
+     * Checks that the excerpt found really is the last: on a truncated queue Chronicle's backward
+     * way to the end falls back to the start with only a warning, and recovering from there would
+     * answer every command again.
+     */
     private long lastAnsweredCommand(final DataDirectory data) {
-        final ExcerptTailer tailer = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                return -1;
-            }
-            final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
-            if (status != DecodeStatus.OK) {
-                throw new IllegalStateException("cannot read the last events excerpt (index " + Long.toHexString(dc.index()) + ") in "
-                    + data.root().resolve("events") + ": " + status);
-            }
-            return header.commandIndex;
+        final long next;
+        try (ExcerptTailer end = events.createTailer()) {
+            next = end.toEnd().index();
         }
+        if (next != 0 && events.rollCycle().toSequenceNumber(next) > 0) {
+            // The last excerpt is the one before the end, in the same day's file: it must be there,
+            // and nothing after it (nothing writes the events queue yet).
+            try (ExcerptTailer tailer = events.createTailer()) {
+                if (!tailer.moveToIndex(next - 1)) {
+                    throw damagedEvents(data, "its last excerpt, " + Long.toHexString(next - 1) + ", is not there");
+                }
+                final long commandIndex;
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || dc.index() != next - 1) {
+                        throw damagedEvents(data, "its last excerpt, " + Long.toHexString(next - 1) + ", cannot be read");
+                    }
+                    commandIndex = lastEvent(data, dc);
+                }
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (dc.isPresent()) {
+                        throw damagedEvents(data, "excerpt " + Long.toHexString(dc.index()) + " follows its end");
+                    }
+                }
+                return commandIndex;
+            }
+        }
+        // The end is the start of a day's file (or of the queue): read backwards into the days before.
+        try (ExcerptTailer tailer = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
+             DocumentContext dc = tailer.readingDocument()) {
+            return dc.isPresent() ? lastEvent(data, dc) : -1;
+        }
+    }
+
+    private long lastEvent(final DataDirectory data, final DocumentContext dc) {
+        final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
+        if (status != DecodeStatus.OK) {
+            throw new IllegalStateException("cannot read the last events excerpt (index " + Long.toHexString(dc.index()) + ") in "
+                + data.root().resolve("events") + ": " + status);
+        }
+        return header.commandIndex;
+    }
+
+    private static IllegalStateException damagedEvents(final DataDirectory data, final String what) {
+        return new IllegalStateException("the events queue in " + data.root().resolve("events") + " is damaged or truncated: " + what
+            + ". Without its last excerpt the engine cannot tell which commands were answered. Restore the data directory"
+            + " from a backup, or move events/ aside to answer the whole journal again (every client would then see its"
+            + " answers a second time).");
     }
 
     private void decodeAndApply(final Bytes<?> in) {

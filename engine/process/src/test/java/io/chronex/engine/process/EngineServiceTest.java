@@ -378,6 +378,33 @@ class EngineServiceTest {
     }
 
     @Test
+    void aTruncatedEventsQueueIsAClearErrorNotAnswersGivenTwice() throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
+        appendCommands(data, 3_000, 41);
+        try (EngineService service = new EngineService(data, CONFIG)) {
+            assertEquals(3_000, drain(service, Long.MAX_VALUE));
+        }
+        final long offset;
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            assertTrue(tailer.moveToIndex(tailer.toStart().index() + 2_000));
+            try (DocumentContext dc = tailer.readingDocument()) {
+                offset = dc.wire().bytes().readPosition();
+            }
+        }
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data.root().resolve("events"));
+             java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                 files.filter(f -> f.toString().endsWith(".cq4")).findFirst().orElseThrow(), java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(offset - 50);
+        }
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> new EngineService(data, CONFIG).close());
+        assertTrue(e.getMessage().contains(data.root().resolve("events") + " is damaged or truncated"), e.getMessage());
+        // Nothing was answered again.
+        final List<Long> answered = answeredIndices(data, new ArrayList<>());
+        assertEquals(answered.size(), answered.stream().distinct().count());
+    }
+
+    @Test
     void anotherConfigurationOnTheSameJournalIsRefused() {
         final DataDirectory data = DataDirectory.open(tmp.resolve("d"));
         appendCommands(data, 10, 8);
