@@ -1,8 +1,8 @@
 package io.chronex.queues;
 
+import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
 
 import java.io.IOException;
@@ -32,10 +32,12 @@ public final class DataDirectory {
     public static final int MAX_GATEWAY_ID = 999;
 
     private final Path root;
-    private TimeProvider clock;
+    /** Decides when the queues roll to a new day's file; null for the system clock. */
+    private final TimeProvider clock;
 
-    private DataDirectory(final Path root) {
+    private DataDirectory(final Path root, final TimeProvider clock) {
         this.root = root;
+        this.clock = clock;
     }
 
     /**
@@ -63,7 +65,7 @@ public final class DataDirectory {
             Files.createDirectories(root.resolve("commands"));
             Files.createDirectories(root.resolve("events"));
             Files.createDirectories(root.resolve("snapshots"));
-            return new DataDirectory(root);
+            return new DataDirectory(root, null);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open data directory " + root + ": " + e.getMessage(), e);
         }
@@ -156,8 +158,6 @@ public final class DataDirectory {
      * day's file: for tests of the day roll. Nothing in the running system sets it.
      */
     public DataDirectory withClock(final TimeProvider clock) {
-        final DataDirectory other = new DataDirectory(root);
-        other.clock = clock;
-        return other;
+        return new DataDirectory(root, clock);
     }
 }

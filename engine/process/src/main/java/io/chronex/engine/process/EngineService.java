@@ -69,12 +69,12 @@ public final class EngineService implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
+    /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
+    private long untilSnapshot;
 
     /** The engine's state after the command at journalIndex, waiting to be written. */
     private record PendingSnapshot(long journalIndex, byte[] state, long pauseNanos) {
     }
-    /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
-    private long untilSnapshot;
 
     /** An engine service that snapshots only on request and at stop; warnings go to standard error. */
     public EngineService(final DataDirectory data, final EngineConfig config) {

@@ -64,8 +64,8 @@ final class JournalReplay {
             count++;
             long last = first;
             // One call per excerpt, so the per-command work is a method compiled on its own: with
-            // the whole walk inline in this loop, a cold replay's on-stack compilation of it was
-            // thrown away and redone again and again (seen with -XX:+PrintCompilation).
+            // the whole walk inline in this loop, one cold replay threw away its on-stack
+            // compilation twice (seen with -XX:+PrintCompilation).
             try {
                 while (last != through && store != null) {
                     final int read = fromMemory();
