@@ -1,28 +1,40 @@
-# Shared by every bin/ script: finds the project, builds it when needed, runs Java with the
-# project's JVM flags (config/jvm.options). Source it; do not run it.
+# Shared by every bin/ script: finds the project, builds it when needed, runs a module's main with
+# the project's JVM flags (config/jvm.options). Source it; do not run it.
 
 CHRONEX_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CHRONEX_STAMP="$CHRONEX_ROOT/target/.built-by-bin"
 
 chronex_die() {
   echo "$(basename "$0"): $*" >&2
   exit 2
 }
 
-# Builds with Maven when the module (a path such as engine/core) was never built by a script, or
-# any source or pom changed since.
+# True when a source, resource or pom changed since the last build by a script (or there was none).
+chronex_stale() {
+  [ ! -f "$CHRONEX_STAMP" ] || [ -n "$(find "$CHRONEX_ROOT" \( -path '*/target' -o -path "$CHRONEX_ROOT/data" -o -path '*/.git' \) -prune -o \
+      \( -path '*/src/*' -o -name pom.xml \) -type f -newer "$CHRONEX_STAMP" -print -quit)" ]
+}
+
+# Builds the whole project once (mvn package, tests skipped) when it is stale. One stamp for the
+# project, and a lock, so scripts started together (engine and gateway from one script) build once.
 chronex_ensure_built() {
-  local module="$1" stamp="$CHRONEX_ROOT/$1/target/.built-by-bin"
-  if [ ! -f "$stamp" ] || [ ! -d "$CHRONEX_ROOT/$module/target/lib" ] \
-     || [ -n "$(find "$CHRONEX_ROOT" -path '*/target' -prune -o \( -name '*.java' -o -name pom.xml \) -newer "$stamp" -print -quit)" ]; then
-    command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
+  chronex_stale || return 0
+  command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
+  mkdir -p "$CHRONEX_ROOT/target"
+  (
+    flock 9
+    chronex_stale || exit 0
     echo "building chronex (mvn package, tests skipped)..." >&2
-    mkdir -p "$CHRONEX_ROOT/$module/target"
-    if ! (cd "$CHRONEX_ROOT" && mvn -B -ntp -DskipTests package) > "$CHRONEX_ROOT/$module/target/build.log" 2>&1; then
-      tail -n 40 "$CHRONEX_ROOT/$module/target/build.log" >&2
-      chronex_die "the build failed (whole log: $module/target/build.log)"
+    local started
+    started="$CHRONEX_ROOT/target/.build-started"
+    touch "$started"
+    if ! (cd "$CHRONEX_ROOT" && mvn -B -ntp -DskipTests package) > "$CHRONEX_ROOT/target/build.log" 2>&1; then
+      tail -n 40 "$CHRONEX_ROOT/target/build.log" >&2
+      chronex_die "the build failed (whole log: target/build.log)"
     fi
-    touch "$stamp"
-  fi
+    # The stamp takes the time the build started: an edit made during the build still counts as new.
+    mv -f "$started" "$CHRONEX_STAMP"
+  ) 9> "$CHRONEX_ROOT/target/.build.lock" || exit $?
 }
 
 # JVM flags from config/jvm.options, one per line, comments skipped.
@@ -30,20 +42,27 @@ chronex_jvm_flags() {
   grep -v '^[[:space:]]*#' "$CHRONEX_ROOT/config/jvm.options" | grep -v '^[[:space:]]*$'
 }
 
-chronex_java() {
+# The class path of a module (a path such as engine/process): its jar and its dependency jars, in a
+# fixed order. Sets CHRONEX_CP.
+chronex_module_classpath() {
+  local dir="$CHRONEX_ROOT/$1/target" jar
+  jar=$(ls "$dir"/chronex-*.jar 2>/dev/null | head -1)
+  [ -n "$jar" ] && [ -d "$dir/lib" ] || chronex_die "no jar or lib/ in $dir; run 'mvn -DskipTests package'"
+  CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | tr '\n' ':')"
+}
+
+# Runs a main class of a module in this process's place: chronex_run MODULE CLASS [ARGS...].
+# JAVA_OPTS adds JVM flags; the project root is passed as -Dchronex.root.
+chronex_run() {
+  local module="$1" main="$2"
+  shift 2
+  chronex_ensure_built
+  chronex_module_classpath "$module"
   command -v java >/dev/null 2>&1 || chronex_die "java is not on the PATH; install Java 17"
   local flags
   mapfile -t flags < <(chronex_jvm_flags)
   # shellcheck disable=SC2086 # JAVA_OPTS is a user-supplied list of flags
-  exec java "${flags[@]}" ${JAVA_OPTS:-} "$@"
-}
-
-# The class path of a module as its jar and its dependency jars, in a fixed order. Sets CHRONEX_CP.
-chronex_module_classpath() {
-  local module="$1" dir="$CHRONEX_ROOT/$1/target" jar
-  jar=$(ls "$dir"/chronex-*-0.1.0-SNAPSHOT.jar 2>/dev/null | head -1)
-  [ -n "$jar" ] || chronex_die "no jar in $dir; run 'mvn -DskipTests package'"
-  CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | tr '\n' ':')"
+  exec java "${flags[@]}" -Dchronex.root="$CHRONEX_ROOT" ${JAVA_OPTS:-} -cp "$CHRONEX_CP" "$main" "$@"
 }
 
 # A class-data-sharing archive for a module (target/app.jsa), which roughly halves JVM and
@@ -51,14 +70,15 @@ chronex_module_classpath() {
 # training class (a short run through start-up, with the JVM flags in JAVA_OPTS) under
 # -XX:ArchiveClassesAtExit; later runs map it. Not written at the end of a real run: on Java 17 that
 # can archive methods the JIT then never compiles. CHRONEX_CDS=off leaves it out. Call after
-# chronex_module_classpath; sets CHRONEX_CDS_FLAGS (empty when there is no archive).
+# chronex_ensure_built; sets CHRONEX_CDS_FLAGS (empty when there is no archive).
 chronex_class_archive() {
   local module="$1" training="$2" dir="$CHRONEX_ROOT/$1/target"
   shift 2
   CHRONEX_CDS_FLAGS=""
   [ "${CHRONEX_CDS:-on}" != off ] || return 0
+  chronex_module_classpath "$module"
   local archive="$dir/app.jsa" quiet="-Xlog:cds=off -Xlog:cds+dynamic=off"
-  if [ ! -f "$archive" ] || [ ! "$archive" -nt "$dir/.built-by-bin" ]; then
+  if [ ! -f "$archive" ] || [ ! "$archive" -nt "$CHRONEX_STAMP" ]; then
     rm -f "$archive"
     echo "writing the class-data archive for $module (once per build)..." >&2
     local flags partial="$archive.$$"
@@ -74,4 +94,17 @@ chronex_class_archive() {
     fi
   fi
   CHRONEX_CDS_FLAGS="-XX:SharedArchiveFile=$archive $quiet"
+}
+
+# Processes' output without SLF4J's INFO lines (Chronicle's start-up chatter).
+chronex_quiet() {
+  grep -v '^\[main\] INFO' || true
+}
+
+# Waits until FILE contains TEXT (up to 30 s); otherwise prints FILE and dies naming WHAT.
+chronex_wait_for() {
+  local file="$1" text="$2" what="$3"
+  for _ in $(seq 1 300); do grep -q "$text" "$file" 2>/dev/null && return 0; sleep 0.1; done
+  cat "$file" >&2
+  chronex_die "$what did not start"
 }

@@ -1,16 +1,16 @@
 package io.chronex.gateway;
 
-import io.chronex.engine.api.Cancel;
-import io.chronex.engine.api.CancelReason;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.Fill;
-import io.chronex.engine.api.OrderStatus;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.Cancel;
+import io.chronex.api.CancelReason;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.Fill;
+import io.chronex.api.OrderStatus;
+import io.chronex.api.OrderType;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;

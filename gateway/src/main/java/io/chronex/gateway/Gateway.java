@@ -1,8 +1,8 @@
 package io.chronex.gateway;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.Result;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.Result;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;

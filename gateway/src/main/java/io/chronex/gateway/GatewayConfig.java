@@ -1,10 +1,10 @@
 package io.chronex.gateway;
 
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.process.ConfigYaml;
-import io.chronex.engine.process.ConfigYaml.ConfigException;
-import io.chronex.engine.process.EngineConfigFile;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.SymbolSpec;
+import io.chronex.runtime.ConfigYaml;
+import io.chronex.runtime.ConfigYaml.ConfigException;
+import io.chronex.queues.EngineConfigFile;
 import org.yaml.snakeyaml.nodes.Node;
 
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.chronex.gateway;
 
-import io.chronex.engine.process.ConfigYaml.ConfigException;
-import io.chronex.engine.process.IdleStrategies;
+import io.chronex.runtime.ConfigYaml.ConfigException;
+import io.chronex.runtime.IdleStrategies;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.RunFiles;
+import io.chronex.runtime.RunFiles;
 import org.agrona.concurrent.IdleStrategy;
 import sun.misc.Signal;
 

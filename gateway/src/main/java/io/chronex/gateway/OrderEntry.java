@@ -1,10 +1,10 @@
 package io.chronex.gateway;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.OrderType;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;

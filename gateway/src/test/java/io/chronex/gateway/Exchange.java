@@ -1,12 +1,12 @@
 package io.chronex.gateway;
 
 import io.chronex.engine.process.EngineMain;
+import io.chronex.testing.ChildJvm;
+import io.chronex.testing.ProjectRoot;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -23,7 +23,7 @@ final class Exchange implements AutoCloseable {
     final Path dir;
     final Path data;
     final Path gatewayConfig;
-    private final List<Process> processes = new ArrayList<>();
+    private final ChildJvm jvms = new ChildJvm();
     private Process engine;
     private Process gateway;
     private int gatewayRun;
@@ -32,8 +32,7 @@ final class Exchange implements AutoCloseable {
     Exchange(final Path dir, final String sessionsYaml) throws IOException {
         this.dir = dir;
         this.data = dir.resolve("data");
-        final Path root = Path.of(System.getProperty("chronex.root", "..")).toAbsolutePath().normalize();
-        Files.copy(root.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
+        Files.copy(ProjectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         gatewayConfig = dir.resolve("gateway.yaml");
         Files.writeString(gatewayConfig, "compId: CHRONEX\nport: 0\nengineConfig: engine.yaml\nmaxMessageLength: 4096\n"
             + "logonTimeoutSeconds: 2\nsessions:\n" + sessionsYaml);
@@ -93,47 +92,15 @@ final class Exchange implements AutoCloseable {
     }
 
     private Process start(final String mainClass, final String name, final List<String> args) throws IOException {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
-        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), mainClass));
-        command.addAll(args);
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve(name + ".out").toFile()).start();
-        processes.add(process);
-        return process;
+        return jvms.start(mainClass, args, dir.resolve(name + ".out"));
     }
 
     private static String await(final Process process, final Path log, final String text) throws IOException, InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                Thread.sleep(200);
-                throw new IllegalStateException("the process ended (exit " + process.exitValue() + ") before '" + text + "':\n"
-                    + Files.readString(log));
-            }
-            if (Files.exists(log)) {
-                for (final String line : Files.readAllLines(log)) {
-                    if (line.contains(text)) {
-                        return line;
-                    }
-                }
-            }
-            Thread.sleep(50);
-        }
-        throw new IllegalStateException("'" + text + "' did not appear in " + log + ":\n" + (Files.exists(log) ? Files.readString(log) : ""));
+        return ChildJvm.awaitLine(process, log, text);
     }
 
     @Override
     public void close() throws InterruptedException {
-        for (final Process p : processes) {
-            if (p.isAlive()) {
-                p.destroy();
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            }
-        }
+        jvms.close();
     }
 }

@@ -1,7 +1,7 @@
 package io.chronex.replay;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.workload.ExchangeCoreCsv;
+import io.chronex.api.Command;
+import io.chronex.workload.ExchangeCoreCsv;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
@@ -19,7 +19,7 @@ public final class Inject {
         Usage: bin/inject --data-dir DIR [--rate R] [--symbol ID] FILE
 
         Appends every command of an exchange-core-format CSV (plain or .gz; see
-        shared/workloads/ec-1M/README.md) to DIR/commands with the same schema and timestamps a
+        workloads/ec-1M/README.md) to DIR/commands with the same schema and timestamps a
         gateway writes (gateway id 0), then prints 'RESULT appended=N'.
 
           --data-dir DIR   the data directory (created if missing; default ./data)

@@ -1,9 +1,9 @@
 package io.chronex.replay;
 
-import io.chronex.engine.api.Fill;
-import io.chronex.engine.api.LevelChange;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
+import io.chronex.api.Fill;
+import io.chronex.api.LevelChange;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;

@@ -1,6 +1,6 @@
 package io.chronex.replay;
 
-import io.chronex.engine.api.Result;
+import io.chronex.api.Result;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;

@@ -1,7 +1,7 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.AccountSpec;
-import io.chronex.engine.api.SelfTradePrevention;
+import io.chronex.api.AccountSpec;
+import io.chronex.api.SelfTradePrevention;
 
 /** A trading account: its limits, switches, and its live orders in engine-id order. */
 final class Account {

@@ -1,6 +1,6 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Side;
+import io.chronex.api.Side;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Arrays;

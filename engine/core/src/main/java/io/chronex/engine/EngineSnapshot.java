@@ -1,11 +1,11 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.AccountSpec;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.AccountSpec;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.TimeInForce;
 
 import org.agrona.collections.Long2ObjectHashMap;
 

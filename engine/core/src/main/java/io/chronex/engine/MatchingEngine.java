@@ -1,30 +1,30 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.AccountSpec;
-import io.chronex.engine.api.Cancel;
-import io.chronex.engine.api.CancelReason;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.Fill;
-import io.chronex.engine.api.LevelChange;
-import io.chronex.engine.api.OrderStatus;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.RiskCheck;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.AccountSpec;
+import io.chronex.api.Cancel;
+import io.chronex.api.CancelReason;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Fill;
+import io.chronex.api.LevelChange;
+import io.chronex.api.OrderStatus;
+import io.chronex.api.OrderType;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
+import io.chronex.api.RiskCheck;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.TimeInForce;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.util.Arrays;
 import java.util.Comparator;
 
-import static io.chronex.engine.api.Command.MAX_PRICE;
-import static io.chronex.engine.api.Command.MAX_QUANTITY;
+import static io.chronex.api.Command.MAX_PRICE;
+import static io.chronex.api.Command.MAX_QUANTITY;
 
 /**
  * The exchange's state machine: applies one command at a time and describes everything it did in a

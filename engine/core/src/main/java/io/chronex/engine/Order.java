@@ -1,7 +1,7 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 
 /** A live order: pooled and reused, linked into its price level and its account's order list. */
 final class Order {

@@ -1,7 +1,7 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
 
 /** One symbol: its settings, its mutable trading state and its two sides. */
 final class OrderBook {

@@ -1,6 +1,6 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Side;
+import io.chronex.api.Side;
 
 /** One price on one side of a book: its orders oldest first, with their total quantity. */
 final class PriceLevel {

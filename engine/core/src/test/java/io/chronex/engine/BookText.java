@@ -1,6 +1,6 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Side;
+import io.chronex.api.Side;
 
 /** Renders one side of an engine's book as "price:quantity:orders" levels, best first, for assertions. */
 public final class BookText {

@@ -1,15 +1,15 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.AccountSpec;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.AccountSpec;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.OrderType;
+import io.chronex.api.Result;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.TimeInForce;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,7 @@ final class EngineFixture {
         return new EngineFixture(new EngineConfig(
             List.of(SymbolSpec.plain(SYM), SymbolSpec.plain(OTHER_SYM)),
             List.of(AccountSpec.unlimited(ALICE), AccountSpec.unlimited(BOB), AccountSpec.unlimited(CAROL)),
-            io.chronex.engine.api.RiskCheck.all(), false, null));
+            io.chronex.api.RiskCheck.all(), false, null));
     }
 
     Result apply(final Command c) {

@@ -1,12 +1,12 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.CancelReason;
-import io.chronex.engine.api.OrderStatus;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.CancelReason;
+import io.chronex.api.OrderStatus;
+import io.chronex.api.OrderType;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

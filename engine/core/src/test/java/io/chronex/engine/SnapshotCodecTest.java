@@ -1,13 +1,13 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.OrderType;
+import io.chronex.api.Result;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;

@@ -1,11 +1,11 @@
 package io.chronex.engine;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.OrderType;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
 import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;

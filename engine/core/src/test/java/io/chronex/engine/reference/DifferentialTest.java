@@ -2,16 +2,16 @@ package io.chronex.engine.reference;
 
 import io.chronex.engine.BookText;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Cancel;
-import io.chronex.engine.api.CancelReason;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.LevelChange;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
+import io.chronex.api.Cancel;
+import io.chronex.api.CancelReason;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.LevelChange;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 

@@ -1,15 +1,15 @@
 package io.chronex.engine.reference;
 
-import io.chronex.engine.api.AccountSpec;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.OrderType;
-import io.chronex.engine.api.RiskCheck;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
-import io.chronex.engine.api.TimeInForce;
+import io.chronex.api.AccountSpec;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.OrderType;
+import io.chronex.api.RiskCheck;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.TimeInForce;
 
 import java.util.List;
 import java.util.SplittableRandom;

@@ -1,9 +1,9 @@
 package io.chronex.engine.reference;
 
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.Result;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

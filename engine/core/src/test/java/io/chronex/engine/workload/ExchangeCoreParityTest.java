@@ -1,15 +1,17 @@
 package io.chronex.engine.workload;
 
+import io.chronex.testing.Workloads;
+import io.chronex.workload.ExchangeCoreCsv;
 import io.chronex.engine.BookText;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Cancel;
-import io.chronex.engine.api.CancelReason;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.Fill;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
+import io.chronex.api.Cancel;
+import io.chronex.api.CancelReason;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Fill;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

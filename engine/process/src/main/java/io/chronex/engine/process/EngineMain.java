@@ -1,9 +1,12 @@
 package io.chronex.engine.process;
 
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.RejectReason;
+import io.chronex.runtime.ConfigYaml;
+import io.chronex.runtime.IdleStrategies;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.RejectReason;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.RunFiles;
+import io.chronex.runtime.RunFiles;
 import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.IdleStrategy;
 import sun.misc.Signal;

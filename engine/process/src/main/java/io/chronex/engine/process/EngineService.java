@@ -1,12 +1,12 @@
 package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.CommandType;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.OrderStatus;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.OrderStatus;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;

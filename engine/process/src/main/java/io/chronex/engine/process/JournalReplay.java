@@ -1,8 +1,8 @@
 package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.Result;
+import io.chronex.api.Command;
+import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.Hops;

@@ -1,12 +1,14 @@
 package io.chronex.engine.process;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.SelfTradePrevention;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.TimeInForce;
-import io.chronex.engine.api.OrderType;
+import io.chronex.testing.ChildJvm;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
+import io.chronex.api.OrderType;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
@@ -52,14 +54,11 @@ class EngineKillTest {
 
     @TempDir
     Path tmp;
-    private final List<Process> started = new ArrayList<>();
+    private final ChildJvm jvms = new ChildJvm();
 
     @AfterEach
     void stopEverything() throws InterruptedException {
-        for (final Process process : started) {
-            process.destroyForcibly();
-            process.waitFor(10, TimeUnit.SECONDS);
-        }
+        jvms.killAll();
     }
 
     /** A mixed stream on two symbols: resting and crossing orders, IOCs, cancels, moves, reduces, some rejects. */
@@ -86,16 +85,8 @@ class EngineKillTest {
     }
 
     Process startEngine(final Path dataDir, final Path config, final int run) throws IOException {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
-        command.addAll(List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-            EngineMain.class.getName(), "--data-dir", dataDir.toString(), "--config", config.toString(), "--idle", "backoff"));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(tmp.resolve("engine-" + run + ".log").toFile()).start();
-        started.add(process);
-        return process;
+        return jvms.start(EngineMain.class.getName(), List.of("--data-dir", dataDir.toString(), "--config", config.toString(), "--idle", "backoff"),
+            tmp.resolve("engine-" + run + ".log"));
     }
 
     /** Counts events excerpts as they appear, through one tailer kept across engine restarts. */

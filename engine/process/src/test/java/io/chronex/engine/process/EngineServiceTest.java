@@ -1,11 +1,11 @@
 package io.chronex.engine.process;
 
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.RejectReason;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
@@ -235,7 +235,7 @@ class EngineServiceTest {
         appendCommands(data, 10, 7);
         try (SingleChronicleQueue commands = data.commands()) {
             try (DocumentContext dc = commands.createAppender().writingDocument()) {
-                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.engine.api.CommandType.SNAPSHOT, 0), new Hops());
+                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.api.CommandType.SNAPSHOT, 0), new Hops());
             }
         }
         try (EngineService service = new EngineService(data, CONFIG)) {
@@ -250,7 +250,7 @@ class EngineServiceTest {
         appendCommands(data, 10, 9);
         try (SingleChronicleQueue commands = data.commands()) {
             try (DocumentContext dc = commands.createAppender().writingDocument()) {
-                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.engine.api.CommandType.SNAPSHOT, 0), new Hops());
+                CommandCodec.write(dc.wire().bytes(), new Command().symbolCommand(io.chronex.api.CommandType.SNAPSHOT, 0), new Hops());
             }
         }
         appendCommands(data, 10, 10);

@@ -1,6 +1,9 @@
 package io.chronex.engine.process;
 
-import io.chronex.engine.workload.ExchangeCoreCsv;
+import io.chronex.testing.ChildJvm;
+import io.chronex.testing.ProjectRoot;
+import io.chronex.testing.Workloads;
+import io.chronex.workload.ExchangeCoreCsv;
 import io.chronex.queues.DataDirectory;
 import io.chronex.replay.Inject;
 import io.chronex.replay.JournalSummary;
@@ -30,41 +33,23 @@ import static org.junit.jupiter.api.Assertions.fail;
 class ExchangeCoreEndToEndTest {
     @TempDir
     Path tmp;
-    private Process engine;
+    private final ChildJvm jvms = new ChildJvm();
 
     @AfterEach
     void stop() throws InterruptedException {
-        if (engine != null) {
-            engine.destroyForcibly();
-            engine.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private static Path root() {
-        Path dir = Path.of(System.getProperty("chronex.root", "")).toAbsolutePath();
-        while (dir != null && !Files.isDirectory(dir.resolve("config"))) {
-            dir = dir.getParent();
-        }
-        return dir;
+        jvms.killAll();
     }
 
     @Test
     void injectThenEngineThenSummaryGivesExchangeCoresTotals() throws Exception {
-        final Path workload = root().resolve("../shared/workloads/ec-1M/commands.csv.gz").normalize();
-        if (!Files.isRegularFile(workload)) {
-            fail("workload not found: " + workload + " (the project needs ../shared beside its root)");
-        }
+        final Path workload = Workloads.workload("ec-1M").resolve("commands.csv.gz");
         final DataDirectory data = DataDirectory.open(tmp.resolve("data"));
         assertEquals(1_001_000, Inject.append(data, ExchangeCoreCsv.load(workload, 40000), 0));
 
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-            .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
-        command.addAll(List.of("-Xmx512m", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"), EngineMain.class.getName(),
-            "--data-dir", data.root().toString(), "--config", root().resolve("config/exchange-core-bench.yaml").toString()));
+        final List<String> command = ChildJvm.command("512m", "-XX:+UseParallelGC", EngineMain.class.getName(), List.of(
+            "--data-dir", data.root().toString(), "--config", ProjectRoot.resolve("config/exchange-core-bench.yaml").toString()));
         final Path log = tmp.resolve("engine.log");
-        engine = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process engine = jvms.start(command, log);
 
         long answered = 0;
         final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);

@@ -1,11 +1,11 @@
 package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
-import io.chronex.engine.api.Command;
-import io.chronex.engine.api.EngineConfig;
-import io.chronex.engine.api.Result;
-import io.chronex.engine.api.Side;
-import io.chronex.engine.api.SymbolSpec;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.Hops;

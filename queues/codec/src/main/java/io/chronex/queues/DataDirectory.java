@@ -1,0 +1,173 @@
+package io.chronex.queues;
+
+import io.chronex.runtime.Args;
+import net.openhft.chronicle.core.time.TimeProvider;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * The one place queue settings live: a data directory holds {@code commands/} (the journal),
+ * {@code events/} and {@code snapshots/}, and a marker file naming the layout version and the
+ * settings the queues were created with. A directory that is not ours, or ours with other
+ * settings, is refused with a clear error instead of silently gaining new queues.
+ */
+public final class DataDirectory {
+    public static final String MARKER = "chronex-data.properties";
+    static final String LAYOUT_VERSION = "1";
+    /** Fixed at creation; a queue's roll cycle cannot change afterwards. */
+    static final RollCycles ROLL_CYCLE = RollCycles.FAST_DAILY;
+    /** Non-zero source ids, stored in each queue's metadata at creation (Chronicle's MessageHistory needs them). */
+    static final int COMMANDS_SOURCE_ID = 1;
+    static final int EVENTS_SOURCE_ID = 2;
+    /** Gateway ids are 1..999 (0 in a command means "not from a gateway"). */
+    public static final int MAX_GATEWAY_ID = 999;
+
+    private final Path root;
+    /** Decides when the queues roll to a new day's file; null for the system clock. */
+    private final TimeProvider clock;
+
+    private DataDirectory(final Path root, final TimeProvider clock) {
+        this.root = root;
+        this.clock = clock;
+    }
+
+    /** For a tool's command line: a directory that cannot be opened is a usage error saying why. */
+    public static DataDirectory openForTool(final Path dir) {
+        try {
+            return open(dir);
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
+    /**
+     * Opens a data directory, creating it (and its marker) when it does not exist or is empty.
+     *
+     * @throws IllegalStateException when the directory holds something that is not a chronex data
+     *                               directory, or one with another layout version or settings
+     */
+    public static DataDirectory open(final Path dir) {
+        final Path root = dir.toAbsolutePath().normalize();
+        try {
+            if (Files.exists(root) && !Files.isDirectory(root)) {
+                throw new IllegalStateException(root + " is a file, not a data directory");
+            }
+            final Path marker = root.resolve(MARKER);
+            if (!Files.exists(marker)) {
+                if (Files.isDirectory(root) && !isEmpty(root)) {
+                    throw new IllegalStateException(root + " is not a chronex data directory (it has files but no " + MARKER
+                        + "); refusing to create queues in it. Point --data-dir at an empty or new directory.");
+                }
+                Files.createDirectories(root);
+                writeMarker(marker);
+            }
+            check(marker);
+            Files.createDirectories(root.resolve("commands"));
+            Files.createDirectories(root.resolve("events"));
+            Files.createDirectories(root.resolve("snapshots"));
+            return new DataDirectory(root, null);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot open data directory " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean isEmpty(final Path dir) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
+    }
+
+    private static Properties expected() {
+        final Properties p = new Properties();
+        p.setProperty("layout", LAYOUT_VERSION);
+        p.setProperty("rollCycle", ROLL_CYCLE.name());
+        p.setProperty("commandsSourceId", Integer.toString(COMMANDS_SOURCE_ID));
+        p.setProperty("eventsSourceId", Integer.toString(EVENTS_SOURCE_ID));
+        return p;
+    }
+
+    private static void writeMarker(final Path marker) throws IOException {
+        try (Writer out = Files.newBufferedWriter(marker)) {
+            expected().store(out, "chronex data directory: settings fixed when its queues were created; do not edit");
+        }
+    }
+
+    private static void check(final Path marker) throws IOException {
+        final Properties found = new Properties();
+        try (Reader in = Files.newBufferedReader(marker)) {
+            found.load(in);
+        }
+        final Properties expected = expected();
+        for (final String key : expected.stringPropertyNames()) {
+            if (!expected.getProperty(key).equals(found.getProperty(key))) {
+                throw new IllegalStateException(marker + ": " + key + " is " + found.getProperty(key) + ", this build needs "
+                    + expected.getProperty(key) + (key.equals("layout") ? " (a data directory from another version)" : ""));
+            }
+        }
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public Path snapshots() {
+        return root.resolve("snapshots");
+    }
+
+    /** The commands journal. The caller closes it. */
+    public SingleChronicleQueue commands() {
+        return queue("commands", COMMANDS_SOURCE_ID);
+    }
+
+    /** The events queue. The caller closes it. */
+    public SingleChronicleQueue events() {
+        return queue("events", EVENTS_SOURCE_ID);
+    }
+
+    /** A gateway's own directory, {@code gateways/<id>/} (its sequence numbers, sent messages, logs), created when missing. */
+    public Path gatewayDir(final int gatewayId) {
+        if (gatewayId < 1 || gatewayId > MAX_GATEWAY_ID) {
+            throw new IllegalArgumentException("gateway id must be 1.." + MAX_GATEWAY_ID + ", not " + gatewayId);
+        }
+        final Path dir = root.resolve("gateways").resolve(Integer.toString(gatewayId));
+        try {
+            Files.createDirectories(dir);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
+        }
+        return dir;
+    }
+
+    /**
+     * A gateway's store of every FIX message it sent (for resends and restarts). Its source id is
+     * 100 + the gateway id. The caller closes it.
+     */
+    public SingleChronicleQueue gatewayOutbound(final int gatewayId) {
+        final Path dir = gatewayDir(gatewayId).resolve("outbound");
+        return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(100 + gatewayId).build();
+    }
+
+    private SingleChronicleQueue queue(final String name, final int sourceId) {
+        final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
+            .sourceId(sourceId);
+        return (clock == null ? builder : builder.timeProvider(clock)).build();
+    }
+
+    /**
+     * This data directory with its queues on another clock, which decides when they roll to a new
+     * day's file: for tests of the day roll. Nothing in the running system sets it.
+     */
+    public DataDirectory withClock(final TimeProvider clock) {
+        return new DataDirectory(root, clock);
+    }
+}

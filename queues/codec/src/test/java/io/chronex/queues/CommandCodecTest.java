@@ -1,0 +1,157 @@
+package io.chronex.queues;
+
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.OrderType;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.TimeInForce;
+import net.openhft.chronicle.bytes.Bytes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Commands survive the journal encoding exactly, both readers agree, and no byte sequence makes a decoder throw. */
+class CommandCodecTest {
+    private final Bytes<?> bytes = Bytes.allocateElasticOnHeap(256);
+
+    @AfterEach
+    void release() {
+        bytes.releaseLast();
+    }
+
+    static <E extends Enum<E>> E randomOrNull(final SplittableRandom random, final E[] values) {
+        return random.nextInt(8) == 0 ? null : values[random.nextInt(values.length)];
+    }
+
+    static Command randomCommand(final SplittableRandom random, final Command c) {
+        c.type = randomOrNull(random, CommandType.values());
+        c.side = randomOrNull(random, Side.values());
+        c.orderType = randomOrNull(random, OrderType.values());
+        c.timeInForce = randomOrNull(random, TimeInForce.values());
+        c.selfTradePrevention = randomOrNull(random, SelfTradePrevention.values());
+        c.postOnly = random.nextBoolean();
+        c.symbol = random.nextInt();
+        c.account = random.nextLong();
+        c.clientOrderId = random.nextLong();
+        c.orderId = random.nextLong();
+        c.newClientOrderId = random.nextLong();
+        c.price = random.nextLong();
+        c.quantity = random.nextLong();
+        c.maxOrderQuantity = random.nextLong();
+        c.maxOrderNotional = random.nextLong();
+        c.maxOpenOrders = random.nextInt();
+        return c;
+    }
+
+    static Hops randomHops(final SplittableRandom random, final Hops hops) {
+        hops.clear();
+        hops.gatewayId = random.nextInt();
+        hops.sessionId = random.nextLong();
+        hops.gatewayReadNanos = random.nextLong();
+        hops.gatewayAppendNanos = random.nextLong();
+        hops.receiptEpochNanos = random.nextLong();
+        return hops;
+    }
+
+    @Test
+    void everyFieldRoundTrips() {
+        final SplittableRandom random = new SplittableRandom(1);
+        final Command written = new Command();
+        final Command read = new Command();
+        final Hops writtenHops = new Hops();
+        final Hops readHops = new Hops();
+        for (int i = 0; i < 20_000; i++) {
+            bytes.clear();
+            CommandCodec.write(bytes, randomCommand(random, written), randomHops(random, writtenHops));
+            assertEquals(CommandCodec.LENGTH, bytes.readRemaining());
+            assertEquals(DecodeStatus.OK, CommandCodec.read(bytes, read.clear(), readHops.clear()));
+            assertEquals(written.toString() + written.postOnly + written.selfTradePrevention + written.maxOpenOrders,
+                read.toString() + read.postOnly + read.selfTradePrevention + read.maxOpenOrders);
+            assertEquals(written.maxOrderQuantity, read.maxOrderQuantity);
+            assertEquals(written.maxOrderNotional, read.maxOrderNotional);
+            assertEquals(writtenHops.gatewayId, readHops.gatewayId);
+            assertEquals(writtenHops.sessionId, readHops.sessionId);
+            assertEquals(writtenHops.gatewayReadNanos, readHops.gatewayReadNanos);
+            assertEquals(writtenHops.gatewayAppendNanos, readHops.gatewayAppendNanos);
+            assertEquals(writtenHops.receiptEpochNanos, readHops.receiptEpochNanos);
+        }
+    }
+
+    @Test
+    void truncatedForeignOrFutureExcerptsAreReportedNotThrown() {
+        final Command c = new Command().limit(1, 2, 3, Side.BUY, 100, 5);
+        final Hops hops = new Hops();
+        bytes.clear();
+        CommandCodec.write(bytes, c, hops);
+        final byte[] whole = bytes.toByteArray();
+        for (int length = 0; length < whole.length; length++) {
+            assertEquals(DecodeStatus.TRUNCATED, decode(java.util.Arrays.copyOf(whole, length)), "length " + length);
+        }
+        final byte[] foreign = whole.clone();
+        foreign[0] = 'X';
+        assertEquals(DecodeStatus.UNKNOWN_MESSAGE_TYPE, decode(foreign));
+        final byte[] future = whole.clone();
+        future[1] = 2;
+        assertEquals(DecodeStatus.UNSUPPORTED_VERSION, decode(future));
+        final byte[] badSide = whole.clone();
+        badSide[3] = 9;
+        assertEquals(DecodeStatus.BAD_VALUE, decode(badSide));
+    }
+
+    @Test
+    void aMillionMutatedExcerptsNeverThrow() {
+        final SplittableRandom random = new SplittableRandom(5);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        int ok = 0;
+        for (int i = 0; i < 1_000_000; i++) {
+            bytes.clear();
+            CommandCodec.write(bytes, randomCommand(random, c), randomHops(random, hops));
+            final byte[] excerpt = bytes.toByteArray();
+            final int length = random.nextInt(10) == 0 ? random.nextInt(excerpt.length + 1) : excerpt.length;
+            final byte[] mutated = java.util.Arrays.copyOf(excerpt, length);
+            for (int flips = random.nextInt(4); flips > 0 && length > 0; flips--) {
+                mutated[random.nextInt(length)] = (byte) random.nextInt(256);
+            }
+            final DecodeStatus status = decode(mutated);
+            assertNotNull(status);
+            if (status == DecodeStatus.OK) {
+                ok++;
+            }
+        }
+        // Most mutations hit numeric fields and still decode; the point is that none threw.
+        assertTrue(ok > 0 && ok < 1_000_000, ok + " decoded OK");
+    }
+
+    /**
+     * Decodes with the sequential reader and, at an odd offset after some junk, with the absolute
+     * one recovery uses; both must agree on the status and on every field.
+     */
+    private DecodeStatus decode(final byte[] excerpt) {
+        bytes.clear();
+        bytes.write(excerpt);
+        final Command sequential = new Command();
+        final Hops sequentialHops = new Hops();
+        final DecodeStatus status = CommandCodec.read(bytes, sequential, sequentialHops);
+        bytes.clear();
+        bytes.write(new byte[] {1, 2, 3});
+        bytes.write(excerpt);
+        bytes.write(new byte[] {4, 5});
+        final Command absolute = new Command();
+        final Hops absoluteHops = new Hops();
+        assertEquals(status, CommandCodec.readAt(bytes, 3, excerpt.length, absolute, absoluteHops));
+        assertEquals(sequential.toString() + sequential.postOnly + sequential.selfTradePrevention + sequential.maxOpenOrders
+                + sequential.maxOrderQuantity + sequential.maxOrderNotional,
+            absolute.toString() + absolute.postOnly + absolute.selfTradePrevention + absolute.maxOpenOrders
+                + absolute.maxOrderQuantity + absolute.maxOrderNotional);
+        assertEquals(sequentialHops.sessionId + " " + sequentialHops.gatewayId + " " + sequentialHops.receiptEpochNanos + " " + sequentialHops.clientSeqNum,
+            absoluteHops.sessionId + " " + absoluteHops.gatewayId + " " + absoluteHops.receiptEpochNanos + " " + absoluteHops.clientSeqNum);
+        return status;
+    }
+}

@@ -1,0 +1,193 @@
+package io.chronex.queues;
+
+import io.chronex.engine.MatchingEngine;
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.OrderType;
+import io.chronex.api.Result;
+import io.chronex.api.RiskCheck;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.api.TimeInForce;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Engine results survive the events encoding exactly (through a real queue too), allocation-free, and bad bytes never throw. */
+class EventCodecTest {
+    private final Bytes<?> bytes = Bytes.allocateElasticOnHeap(1024);
+
+    @AfterEach
+    void release() {
+        bytes.releaseLast();
+    }
+
+    /** Results of a random but busy stream: orders that rest and cross, cancels, moves, mass cancels, self-trade cancels. */
+    private static List<Result> engineResults(final int count) {
+        final MatchingEngine engine = new MatchingEngine(new EngineConfig(List.of(SymbolSpec.plain(1), SymbolSpec.plain(2)),
+            List.of(), RiskCheck.all(), true, null));
+        final SplittableRandom random = new SplittableRandom(9);
+        final Command c = new Command();
+        final List<Result> results = new ArrayList<>();
+        engine.apply(c.setAccountLimits(3, 0, 0, 0, SelfTradePrevention.CANCEL_BOTH), new Result());
+        for (int i = 0; i < count; i++) {
+            final long account = 1 + random.nextInt(4);
+            switch (random.nextInt(10)) {
+                case 0 -> c.cancel(account, 1 + random.nextInt(i + 1));
+                case 1 -> c.move(account, 1 + random.nextInt(i + 1), 95 + random.nextInt(11));
+                case 2 -> c.massCancel(account, random.nextInt(3));
+                case 3 -> c.symbolCommand(CommandType.END_OF_DAY, 0);
+                default -> c.newOrder(account, 1 + random.nextInt(2), i + 1, random.nextBoolean() ? Side.BUY : Side.SELL,
+                    random.nextInt(10) == 0 ? OrderType.MARKET : OrderType.LIMIT,
+                    TimeInForce.values()[random.nextInt(4)], 95 + random.nextInt(11), 1 + random.nextInt(20));
+            }
+            final Result r = new Result();
+            engine.apply(c, r);
+            results.add(r);
+        }
+        return results;
+    }
+
+    private static EventHeader header(final long index) {
+        final EventHeader header = new EventHeader();
+        header.commandIndex = index;
+        header.hops.gatewayId = 3;
+        header.hops.sessionId = 77;
+        header.hops.gatewayReadNanos = 1_000 + index;
+        header.hops.gatewayAppendNanos = 2_000 + index;
+        header.hops.receiptEpochNanos = 3_000 + index;
+        header.hops.engineReadNanos = 4_000 + index;
+        header.hops.engineDoneNanos = 5_000 + index;
+        header.hops.engineAppendNanos = 6_000 + index;
+        return header;
+    }
+
+    private static String describe(final EventHeader header, final Result r) {
+        final Hops h = header.hops;
+        return header.commandIndex + " " + h.gatewayId + "/" + h.sessionId + " " + h.gatewayReadNanos + " " + h.gatewayAppendNanos + " "
+            + h.receiptEpochNanos + " " + h.engineReadNanos + " " + h.engineDoneNanos + " " + h.engineAppendNanos + "\n" + r;
+    }
+
+    @Test
+    void everyResultRoundTripsFieldForField() {
+        final List<Result> results = engineResults(20_000);
+        assertTrue(results.stream().anyMatch(r -> r.fillCount() > 2) && results.stream().anyMatch(r -> r.cancelCount() > 2),
+            "the stream must produce multi-fill and multi-cancel results");
+        final EventHeader read = new EventHeader();
+        final Result decoded = new Result();
+        for (int i = 0; i < results.size(); i++) {
+            final EventHeader written = header(i);
+            bytes.clear();
+            EventCodec.write(bytes, written, results.get(i));
+            assertEquals(DecodeStatus.OK, EventCodec.read(bytes, read, decoded));
+            assertEquals(describe(written, results.get(i)), describe(read, decoded));
+            assertEquals(0, bytes.readRemaining(), "the decoder consumes exactly what was written");
+        }
+    }
+
+    @Test
+    void resultsTravelThroughARealEventsQueue(@TempDir final Path dir) {
+        final List<Result> results = engineResults(2_000);
+        try (SingleChronicleQueue events = DataDirectory.open(dir).events()) {
+            final ExcerptAppender appender = events.createAppender();
+            for (int i = 0; i < results.size(); i++) {
+                try (DocumentContext dc = appender.writingDocument()) {
+                    EventCodec.write(dc.wire().bytes(), header(i), results.get(i));
+                }
+            }
+            final ExcerptTailer tailer = events.createTailer();
+            final EventHeader read = new EventHeader();
+            final Result decoded = new Result();
+            for (int i = 0; i < results.size(); i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent());
+                    assertEquals(DecodeStatus.OK, EventCodec.read(dc.wire().bytes(), read, decoded));
+                    assertEquals(describe(header(i), results.get(i)), describe(read, decoded));
+                }
+            }
+        }
+    }
+
+    @Test
+    void encodingAndDecodingAllocateNothing() {
+        final List<Result> results = engineResults(5_000);
+        final EventHeader header = header(1);
+        final EventHeader read = new EventHeader();
+        final Result decoded = new Result();
+        final Command command = new Command();
+        final Hops hops = new Hops();
+        final Bytes<?> direct = Bytes.allocateElasticDirect(64 * 1024);
+        try {
+            for (int round = 0; round < 3; round++) {
+                final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+                final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+                for (final Result r : results) {
+                    direct.clear();
+                    EventCodec.write(direct, header, r);
+                    EventCodec.read(direct, read, decoded);
+                    direct.clear();
+                    CommandCodec.write(direct, command.limit(1, 2, 3, Side.BUY, 4, 5), hops);
+                    CommandCodec.read(direct, command, hops);
+                }
+                final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+                if (round == 2) {
+                    assertTrue(allocated < 4_096, allocated + " bytes allocated coding " + results.size() + " results and commands");
+                }
+            }
+        } finally {
+            direct.releaseLast();
+        }
+    }
+
+    @Test
+    void badBytesAreReportedNeverThrown() {
+        final List<Result> results = engineResults(3_000);
+        final SplittableRandom random = new SplittableRandom(4);
+        final EventHeader read = new EventHeader();
+        final Result decoded = new Result();
+        int cases = 0;
+        for (int round = 0; round < 100; round++) {
+            for (final Result r : results) {
+                bytes.clear();
+                EventCodec.write(bytes, header(round), r);
+                final byte[] excerpt = bytes.toByteArray();
+                final int length = random.nextInt(8) == 0 ? random.nextInt(excerpt.length + 1) : excerpt.length;
+                final byte[] mutated = Arrays.copyOf(excerpt, length);
+                for (int flips = random.nextInt(4); flips > 0 && length > 0; flips--) {
+                    mutated[random.nextInt(length)] = (byte) random.nextInt(256);
+                }
+                bytes.clear();
+                bytes.write(mutated);
+                assertNotNull(EventCodec.read(bytes, read, decoded));
+                cases++;
+            }
+        }
+        assertEquals(300_000, cases);
+        bytes.clear();
+        EventCodec.write(bytes, header(0), results.get(0));
+        final byte[] whole = bytes.toByteArray();
+        for (int length = 0; length < whole.length; length++) {
+            bytes.clear();
+            bytes.write(whole, 0, length);
+            assertEquals(DecodeStatus.TRUNCATED, EventCodec.read(bytes, read, decoded), "length " + length);
+        }
+    }
+}

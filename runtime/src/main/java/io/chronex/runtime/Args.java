@@ -1,0 +1,173 @@
+package io.chronex.runtime;
+
+import org.agrona.concurrent.IdleStrategy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The command line of a bin/ tool, parsed one way for every tool: {@code --name VALUE} options,
+ * {@code --name} flags and positional operands. A mistake is a {@link UsageException}; {@link Tool#run}
+ * turns it into "tool: reason" and "Try 'bin/tool --help'." on standard error and exit code 2.
+ */
+public final class Args {
+    private final String tool;
+    private final Map<String, String> values = new HashMap<>();
+    private final Set<String> flags = new LinkedHashSet<>();
+    private final List<String> operands = new ArrayList<>();
+
+    /** A wrong command line: the message says what is wrong, in the tool's words. */
+    public static final class UsageException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(final String message) {
+            super(message);
+        }
+    }
+
+    /** --help or -h was given: the tool prints its usage and exits 0. */
+    public static final class HelpRequested extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HelpRequested() {
+            super("help", null, false, false);
+        }
+    }
+
+    private Args(final String tool) {
+        this.tool = tool;
+    }
+
+    /**
+     * Parses {@code argv}: {@code valueOptions} each take the next argument, {@code flagOptions} take none;
+     * anything else starting with '-' is an unknown option, the rest are operands (at most {@code maxOperands}).
+     *
+     * @throws HelpRequested for --help or -h
+     * @throws UsageException for an unknown option, a missing value, an option given twice or too many operands
+     */
+    public static Args parse(final String tool, final String[] argv, final Set<String> valueOptions, final Set<String> flagOptions,
+                             final int maxOperands) {
+        final Args args = new Args(tool);
+        for (int i = 0; i < argv.length; i++) {
+            final String arg = argv[i];
+            if ("--help".equals(arg) || "-h".equals(arg)) {
+                throw new HelpRequested();
+            } else if (valueOptions.contains(arg)) {
+                if (i + 1 >= argv.length) {
+                    throw new UsageException(arg + " needs a value");
+                }
+                if (args.values.put(arg, argv[++i]) != null) {
+                    throw new UsageException(arg + " is given twice");
+                }
+            } else if (flagOptions.contains(arg)) {
+                args.flags.add(arg);
+            } else if (arg.startsWith("-") && arg.length() > 1) {
+                throw new UsageException("unknown option " + arg);
+            } else {
+                if (args.operands.size() >= maxOperands) {
+                    throw new UsageException(maxOperands == 0 ? "unexpected argument " + arg : "too many arguments: " + arg);
+                }
+                args.operands.add(arg);
+            }
+        }
+        return args;
+    }
+
+    /** Options only, no operands. */
+    public static Args parse(final String tool, final String[] argv, final String... valueOptions) {
+        return parse(tool, argv, Set.of(valueOptions), Set.of(), 0);
+    }
+
+    public String tool() {
+        return tool;
+    }
+
+    public boolean has(final String option) {
+        return values.containsKey(option) || flags.contains(option);
+    }
+
+    public boolean flag(final String option) {
+        return flags.contains(option);
+    }
+
+    public List<String> operands() {
+        return operands;
+    }
+
+    public String string(final String option, final String fallback) {
+        return values.getOrDefault(option, fallback);
+    }
+
+    /** @throws UsageException naming the option and, when given, an example */
+    public String required(final String option, final String example) {
+        final String value = values.get(option);
+        if (value == null) {
+            throw new UsageException(option + " is required" + (example == null ? "" : " (for example " + example + ")"));
+        }
+        return value;
+    }
+
+    public Path path(final String option, final Path fallback) {
+        final String value = values.get(option);
+        return value == null ? fallback : Path.of(value);
+    }
+
+    /** A file that must exist and be readable. */
+    public Path readableFile(final String option, final String example) {
+        final Path file = Path.of(required(option, example));
+        if (!Files.isReadable(file)) {
+            throw new UsageException("cannot read " + file + " (" + option + ")");
+        }
+        return file;
+    }
+
+    /** A whole number in [min, max]. */
+    public long number(final String option, final long fallback, final long min, final long max) {
+        final String value = values.get(option);
+        if (value == null) {
+            return fallback;
+        }
+        final long parsed;
+        try {
+            parsed = Long.parseLong(value.replace("_", ""));
+        } catch (final NumberFormatException e) {
+            throw new UsageException(option + " needs a whole number, not '" + value + "'");
+        }
+        if (parsed < min || parsed > max) {
+            throw new UsageException(option + " must be " + range(min, max) + ", not " + value);
+        }
+        return parsed;
+    }
+
+    public int intNumber(final String option, final int fallback, final int min, final int max) {
+        return (int) number(option, fallback, min, max);
+    }
+
+    /** One of the given words. */
+    public String choice(final String option, final String fallback, final String... allowed) {
+        final String value = values.getOrDefault(option, fallback);
+        if (!Arrays.asList(allowed).contains(value)) {
+            throw new UsageException(option + " must be " + String.join(", ", allowed) + ", not '" + value + "'");
+        }
+        return value;
+    }
+
+    /** The idle strategy named by {@code option} (backoff, yield or busy). */
+    public IdleStrategy idle(final String option, final String fallback) {
+        return IdleStrategies.byName(choice(option, fallback, IdleStrategies.CHOICES));
+    }
+
+    private static String range(final long min, final long max) {
+        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
+            return min == 1 ? "positive" : "at least " + min;
+        }
+        return "from " + min + " to " + max;
+    }
+}

@@ -1,0 +1,87 @@
+package io.chronex.testing;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts a class's main in a child JVM with this JVM's class path and Chronicle flags, its output in a
+ * log file, and stops every process it started on close: tests of multi-process behaviour use real
+ * processes (SIGTERM, kill -9) rather than threads.
+ */
+public final class ChildJvm implements AutoCloseable {
+    private final List<Process> started = new ArrayList<>();
+
+    /** The java command, the parent's --add-* and Chronicle flags, heap and collector, class path and main class. */
+    public static List<String> command(final String maxHeap, final String gc, final String mainClass, final List<String> args) {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+            .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
+        command.addAll(List.of("-Xmx" + maxHeap, gc, "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(args);
+        return command;
+    }
+
+    /** Starts {@code mainClass} with a small heap and the serial collector (tests run on 2 cores), output to {@code log}. */
+    public Process start(final String mainClass, final List<String> args, final Path log) throws IOException {
+        return start(command("256m", "-XX:+UseSerialGC", mainClass, args), log);
+    }
+
+    /** Starts a full command line (see {@link #command}), output and errors to {@code log}. */
+    public Process start(final List<String> command, final Path log) throws IOException {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        started.add(process);
+        return process;
+    }
+
+    /**
+     * Waits until a line of {@code log} contains {@code text} and returns it; fails with the log if the
+     * process ends first or 60 s pass.
+     */
+    public static String awaitLine(final Process process, final Path log, final String text) throws IOException, InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                Thread.sleep(200);
+                throw new IllegalStateException("the process ended (exit " + process.exitValue() + ") before '" + text + "':\n"
+                    + Files.readString(log));
+            }
+            if (Files.exists(log)) {
+                for (final String line : Files.readAllLines(log)) {
+                    if (line.contains(text)) {
+                        return line;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("'" + text + "' did not appear in " + log + ":\n" + (Files.exists(log) ? Files.readString(log) : ""));
+    }
+
+    /** SIGKILL to every process still running (kill -9, as a crash would), waiting until each is gone. */
+    public void killAll() throws InterruptedException {
+        for (final Process p : started) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        started.clear();
+    }
+
+    /** SIGTERM to every process still running, then SIGKILL to any that has not ended 20 s later. */
+    @Override
+    public void close() throws InterruptedException {
+        for (final Process p : started) {
+            if (p.isAlive()) {
+                p.destroy();
+                if (!p.waitFor(20, TimeUnit.SECONDS)) {
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            }
+        }
+        started.clear();
+    }
+}

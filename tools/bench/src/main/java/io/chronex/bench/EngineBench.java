@@ -1,0 +1,237 @@
+package io.chronex.bench;
+
+import io.chronex.engine.MatchingEngine;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Fill;
+import io.chronex.api.Result;
+import io.chronex.api.SymbolSpec;
+import io.chronex.workload.ExchangeCoreCsv;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * bin/bench-engine: replays an exchange-core-format stream through the engine in-process, several
+ * times, and prints throughput and per-command service-time percentiles. Every pass starts from an
+ * empty engine and must end in the same state (a determinism check for free).
+ */
+public final class EngineBench {
+    static final String USAGE = """
+        Usage: bin/bench-engine [options] [FILE]
+
+        Replays an exchange-core-format command CSV (plain or .gz; default workloads/ec-1M/commands.csv.gz,
+        exchange-core's own 1M-command stream, see workloads/ec-1M/README.md)
+        through the matching engine in this process, with every risk check off, and prints throughput
+        and per-command latency percentiles. Each pass starts from an empty engine.
+
+        Options:
+          --warmup N           untimed passes first, to let the JIT compile the engine (default 10)
+          --passes N           passes timed as a whole, for throughput (default 20)
+          --latency-passes N   passes timing every command with System.nanoTime, for percentiles (default 3)
+          --symbol ID          symbol id the stream's commands use (default 40000)
+          --help               this text
+
+        The last line is machine-readable:
+          RESULT commands=N trades=N volume=N notional=N best_bid=P best_ask=P mcmds_per_s=X
+        with totals over the whole stream (pre-fill included) and the median throughput pass.
+        """;
+
+    /** The repository's ec-1M stream, under the project root bin/ scripts pass as chronex.root. */
+    static final Path DEFAULT_FILE = Path.of(System.getProperty("chronex.root", ".")).resolve("workloads/ec-1M/commands.csv.gz");
+
+    private EngineBench() {
+    }
+
+    /** Settings from the command line. */
+    record Options(Path file, int warmup, int passes, int latencyPasses, int symbol) {
+    }
+
+    /** What one replay of the stream produced; equal for every pass of a deterministic engine. */
+    record Totals(long commands, long trades, long volume, long notional, long bestBid, long bestAsk, long stateHash) {
+        String resultLine(final double mcmdsPerSecond) {
+            return String.format(Locale.ROOT, "RESULT commands=%d trades=%d volume=%d notional=%d best_bid=%d best_ask=%d mcmds_per_s=%.2f",
+                commands, trades, volume, notional, bestBid, bestAsk, mcmdsPerSecond);
+        }
+    }
+
+    public static void main(final String[] args) throws IOException {
+        final Options options;
+        try {
+            options = parse(args);
+        } catch (final IllegalArgumentException e) {
+            System.err.println("bench-engine: " + e.getMessage());
+            System.err.println("Try 'bin/bench-engine --help'.");
+            System.exit(2);
+            return;
+        }
+        if (options == null) {
+            System.out.print(USAGE);
+            return;
+        }
+        run(options, System.out);
+    }
+
+    static Options parse(final String[] args) {
+        int warmup = 10;
+        int passes = 20;
+        int latencyPasses = 3;
+        int symbol = 40000;
+        Path file = null;
+        for (int i = 0; i < args.length; i++) {
+            final String arg = args[i];
+            switch (arg) {
+                case "--help", "-h" -> {
+                    return null;
+                }
+                case "--warmup" -> warmup = count(args, ++i, arg, 0);
+                case "--passes" -> passes = count(args, ++i, arg, 1);
+                case "--latency-passes" -> latencyPasses = count(args, ++i, arg, 0);
+                case "--symbol" -> symbol = count(args, ++i, arg, 1);
+                default -> {
+                    if (arg.startsWith("-")) {
+                        throw new IllegalArgumentException("unknown option " + arg);
+                    }
+                    if (file != null) {
+                        throw new IllegalArgumentException("one FILE only (got " + file + " and " + arg + ")");
+                    }
+                    file = Path.of(arg);
+                }
+            }
+        }
+        if (file == null) {
+            file = DEFAULT_FILE;
+        }
+        if (!Files.isReadable(file)) {
+            throw new IllegalArgumentException("cannot read " + file);
+        }
+        return new Options(file, warmup, passes, latencyPasses, symbol);
+    }
+
+    private static int count(final String[] args, final int index, final String option, final int min) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a number");
+        }
+        try {
+            final int value = Integer.parseInt(args[index]);
+            if (value < min) {
+                throw new IllegalArgumentException(option + " must be at least " + min);
+            }
+            return value;
+        } catch (final NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a number, got '" + args[index] + "'");
+        }
+    }
+
+    static Totals run(final Options options, final PrintStream out) throws IOException {
+        out.printf(Locale.ROOT, "machine: %d cores, %s, Java %s (%s), max heap %d MiB%n",
+            Runtime.getRuntime().availableProcessors(), cpuModel(), System.getProperty("java.version"),
+            System.getProperty("java.vm.name"), Runtime.getRuntime().maxMemory() >> 20);
+        final long loadStart = System.nanoTime();
+        final ExchangeCoreCsv stream = ExchangeCoreCsv.load(options.file(), options.symbol());
+        out.printf(Locale.ROOT, "loaded %,d commands from %s in %.1f s%n", stream.size(), options.file(), (System.nanoTime() - loadStart) / 1e9);
+
+        Totals reference = null;
+        for (int pass = 0; pass < options.warmup(); pass++) {
+            reference = check(reference, replay(stream, null));
+        }
+        out.printf(Locale.ROOT, "warm-up: %d passes%n", options.warmup());
+
+        final double[] rates = new double[options.passes()];
+        for (int pass = 0; pass < options.passes(); pass++) {
+            final long start = System.nanoTime();
+            reference = check(reference, replay(stream, null));
+            final long elapsed = System.nanoTime() - start;
+            rates[pass] = stream.size() / (elapsed / 1e3);
+            out.printf(Locale.ROOT, "throughput pass %2d: %7.1f ms  %6.2f M commands/s%n", pass + 1, elapsed / 1e6, rates[pass]);
+        }
+        final double[] sorted = rates.clone();
+        Arrays.sort(sorted);
+        final double median = sorted[sorted.length / 2];
+        out.printf(Locale.ROOT, "throughput (whole stream, single thread): median %.2f, best %.2f, worst %.2f M commands/s over %d passes%n",
+            median, sorted[sorted.length - 1], sorted[0], sorted.length);
+
+        if (options.latencyPasses() > 0) {
+            final Histogram histogram = new Histogram(10_000_000_000L, 3);
+            for (int pass = 0; pass < options.latencyPasses(); pass++) {
+                reference = check(reference, replay(stream, histogram));
+            }
+            out.printf(Locale.ROOT, "per-command service time, ns (%d passes, %,d samples; each includes one System.nanoTime call, ~%d ns here):%n",
+                options.latencyPasses(), histogram.getTotalCount(), nanoTimeCost());
+            out.printf(Locale.ROOT, "  p50 %d  p90 %d  p99 %d  p99.9 %d  p99.99 %d  max %d  mean %.1f%n",
+                histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),
+                histogram.getValueAtPercentile(99.9), histogram.getValueAtPercentile(99.99), histogram.getMaxValue(), histogram.getMean());
+            out.println("  (a closed loop: each command starts when the last ends, so there is no queueing to correct for)");
+        }
+        out.printf(Locale.ROOT, "final state hash %016x (identical in every pass)%n", reference.stateHash());
+        out.println(reference.resultLine(median));
+        return reference;
+    }
+
+    /** Replays the whole stream on a fresh engine; records each command's service time when histogram is given. */
+    static Totals replay(final ExchangeCoreCsv stream, final Histogram histogram) {
+        final MatchingEngine engine = new MatchingEngine(EngineConfig.noRiskChecks(SymbolSpec.plain(stream.symbol())));
+        final Command command = new Command();
+        final Result result = new Result();
+        long trades = 0;
+        long volume = 0;
+        long notional = 0;
+        final int size = stream.size();
+        for (int row = 0; row < size; row++) {
+            stream.commandAt(row, command);
+            if (histogram == null) {
+                engine.apply(command, result);
+            } else {
+                final long start = System.nanoTime();
+                engine.apply(command, result);
+                histogram.recordValue(System.nanoTime() - start);
+            }
+            for (int i = 0; i < result.fillCount(); i++) {
+                final Fill fill = result.fill(i);
+                trades++;
+                volume += fill.quantity;
+                notional += fill.quantity * fill.price;
+            }
+        }
+        return new Totals(size, trades, volume, notional, engine.bestBid(stream.symbol()), engine.bestAsk(stream.symbol()),
+            engine.stateHash());
+    }
+
+    private static Totals check(final Totals reference, final Totals pass) {
+        if (reference != null && !reference.equals(pass)) {
+            throw new IllegalStateException("non-deterministic replay: " + reference + " then " + pass);
+        }
+        return pass;
+    }
+
+    private static long nanoTimeCost() {
+        final int calls = 1_000_000;
+        long sink = 0;
+        final long start = System.nanoTime();
+        for (int i = 0; i < calls; i++) {
+            sink += System.nanoTime();
+        }
+        final long cost = (System.nanoTime() - start) / calls;
+        return sink == 42 ? cost + 1 : cost;
+    }
+
+    private static String cpuModel() {
+        try {
+            final List<String> lines = Files.readAllLines(Path.of("/proc/cpuinfo"));
+            for (final String line : lines) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (final IOException | RuntimeException ignored) {
+            // Not Linux: the OS name will do.
+        }
+        return System.getProperty("os.name") + " " + System.getProperty("os.arch");
+    }
+}

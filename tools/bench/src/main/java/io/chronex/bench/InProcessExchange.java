@@ -1,0 +1,119 @@
+package io.chronex.bench;
+
+import io.chronex.gateway.GatewayConfig;
+import io.chronex.gateway.Gateway;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.engine.process.EngineService;
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixEncoder;
+import io.chronex.gateway.fix.FixMsgTypes;
+import io.chronex.gateway.fix.FixTags;
+import io.chronex.queues.DataDirectory;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The whole exchange in one thread, for allocation tests and benchmarks: an allocation-free FIX
+ * client on a real socket, the gateway's loop and the engine service on real queues in a temporary
+ * directory. {@link #pair()} sends a buy that rests and a sell that fills it, and pumps everything
+ * until the four reports (New, New, Trade, Trade) are back.
+ */
+public final class InProcessExchange implements AutoCloseable {
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[1024]);
+    private final FixEncoder encoder = new FixEncoder(out);
+    private final ByteBuffer outView = ByteBuffer.wrap(out.byteArray());
+    private final ByteBuffer in = ByteBuffer.allocateDirect(1 << 20);
+    private final UnsafeBuffer inBuffer = new UnsafeBuffer(in);
+    private final FixDecoder decoder = new FixDecoder();
+    private final byte[] sender = "ALLOC".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] target = "CHRONEX".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] symbol = "ACME".getBytes(StandardCharsets.US_ASCII);
+    private final EngineService engine;
+    private final Gateway gateway;
+    private final SocketChannel client;
+    private int seq = 1;
+    private long reports;
+
+    public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
+        Files.copy(projectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
+        // Account 4: self-trade prevention off, so one session's buys and sells trade with each other.
+        Files.writeString(dir.resolve("gateway.yaml"), "port: 0\nengineConfig: engine.yaml\nsessions:\n  - {senderCompId: ALLOC, account: 4}\n");
+        final GatewayConfig config = GatewayConfig.load(dir.resolve("gateway.yaml"));
+        final DataDirectory data = DataDirectory.open(dir.resolve("data"));
+        engine = new EngineService(data, EngineConfigFile.load(dir.resolve("engine.yaml")), 0, w -> { });
+        gateway = new Gateway(config, 1, 0, data, line -> { });
+        client = SocketChannel.open(new InetSocketAddress("127.0.0.1", gateway.port()));
+        client.configureBlocking(false);
+        header(FixMsgTypes.LOGON).addLong(FixTags.ENCRYPT_METHOD, 0).addLong(FixTags.HEART_BT_INT, 30)
+            .addBoolean(FixTags.RESET_SEQ_NUM_FLAG, true);
+        send();
+        while (reports == 0) {
+            pump();
+        }
+    }
+
+    /** One buy that rests and one sell that fills it, through the whole exchange; returns when all four reports are back. */
+    public void pair() throws Exception {
+        final long expected = reports + 4;
+        order('1');
+        order('2');
+        while (reports < expected) {
+            pump();
+        }
+    }
+
+    private void order(final char side) throws Exception {
+        header(FixMsgTypes.NEW_ORDER_SINGLE).addLong(FixTags.CL_ORD_ID, seq).addAscii(FixTags.SYMBOL, symbol)
+            .addChar(FixTags.SIDE, side).addUtcTimestamp(FixTags.TRANSACT_TIME, 1_795_349_467_123L).addLong(FixTags.ORDER_QTY, 1)
+            .addChar(FixTags.ORD_TYPE, '2').addDecimal(FixTags.PRICE, 10000, 2);
+        send();
+    }
+
+    private FixEncoder header(final int msgType) {
+        return encoder.start(0, msgType).addAscii(FixTags.SENDER_COMP_ID, sender).addAscii(FixTags.TARGET_COMP_ID, target)
+            .addLong(FixTags.MSG_SEQ_NUM, seq++).addUtcTimestamp(FixTags.SENDING_TIME, 1_795_349_467_123L);
+    }
+
+    private void send() throws Exception {
+        final int length = encoder.finish();
+        outView.limit(encoder.messageOffset() + length).position(encoder.messageOffset());
+        while (outView.hasRemaining()) {
+            client.write(outView);
+        }
+    }
+
+    private void pump() throws Exception {
+        gateway.doWork();
+        engine.poll();
+        if (client.read(in) > 0) {
+            final int limit = in.position();
+            int position = 0;
+            while (true) {
+                final int length = FixDecoder.frame(inBuffer, position, limit - position, 1 << 16);
+                if (length <= 0) {
+                    break;
+                }
+                decoder.decode(inBuffer, position, length);
+                if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT || decoder.msgType() == FixMsgTypes.LOGON) {
+                    reports++;
+                }
+                position += length;
+            }
+            inBuffer.putBytes(0, inBuffer, position, limit - position);
+            in.position(limit - position);
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        client.close();
+        gateway.close();
+        engine.close();
+    }
+}
