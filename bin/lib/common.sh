@@ -18,6 +18,8 @@ chronex_stale() {
 # Builds the whole project once (mvn package, tests skipped) when it is stale. One stamp for the
 # project, and a lock, so scripts started together (engine and gateway from one script) build once.
 chronex_ensure_built() {
+  [ -z "${CHRONEX_CHECKED:-}" ] || return 0   # once per script: the tree walk costs start-up time
+  CHRONEX_CHECKED=1
   chronex_stale || return 0
   command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
   mkdir -p "$CHRONEX_ROOT/target"
