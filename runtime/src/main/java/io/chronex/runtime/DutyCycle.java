@@ -15,43 +15,58 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * A process's one busy loop, wired the same way in every process: an Agrona {@link Agent} on its own
- * thread under an {@link AgentRunner}, until SIGINT or SIGTERM ({@link ShutdownSignalBarrier}) or a
- * failure of the agent.
+ * A process's one busy loop, wired the same way in every process: an Agrona {@link Agent}, opened
+ * and run on its own thread under an {@link AgentRunner}, until SIGINT or SIGTERM
+ * ({@link ShutdownSignalBarrier}) or a failure of the agent.
  */
 public final class DutyCycle {
     /**
-     * How long a stop (the agent's onClose: a snapshot, logouts) may take before the runner
-     * interrupts the thread; long, because an interrupted snapshot write is a lost snapshot.
+     * How long a stop may take before the runner interrupts the thread: as long as it needs, as
+     * before the loop was an agent. An interrupt closes Chronicle's and the snapshot's file channels
+     * under them, which is worse than a slow stop; kill -9 remains for a stop that hangs.
      */
-    private static final int CLOSE_TIMEOUT_MS = 60_000;
+    private static final int CLOSE_TIMEOUT_MS = Integer.MAX_VALUE;
 
     private DutyCycle() {
     }
 
+    /** Opens what an agent works on and returns the agent; called on the agent's own thread. */
+    @FunctionalInterface
+    public interface Opener {
+        Agent open() throws Exception;
+    }
+
     /**
-     * Runs {@code agent} on a thread named after its role, idling with {@code idle}, and waits on
-     * this thread for SIGINT or SIGTERM or for the agent to fail; then closes the runner, which lets
-     * the agent finish the work in hand and run its onClose on its own thread. A failure (onStart,
-     * doWork or onClose throwing) ends the loop at once and is logged with its stack trace.
+     * Opens the agent with {@code opener} on a new thread named {@code roleName} and runs it there,
+     * idling with {@code idle}, while this thread waits for SIGINT or SIGTERM or for the agent to
+     * fail; then closes the runner, which lets the agent finish the work in hand and run its onClose
+     * on its own thread. Opening on that thread keeps every Chronicle tailer and appender with the
+     * one thread that uses them (Chronicle refuses a second thread). A failure of the loop (onStart,
+     * doWork or onClose throwing) ends it at once and is logged with its stack trace.
      *
-     * @return 0 after a signal, 1 after a failure
+     * @return 0 after a signal, 1 after a failure of the loop
+     * @throws Exception what {@code opener} threw, once the thread is gone (a usage error stays one)
      */
-    public static int run(final Agent agent, final IdleStrategy idle, final Consumer<String> log) {
+    public static int run(final String roleName, final Opener opener, final IdleStrategy idle, final Consumer<String> log) throws Exception {
         // Before the thread starts: from the moment the agent says it started, a signal stops it cleanly.
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        final OpenedOnItsThread agent = new OpenedOnItsThread(roleName, opener);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final ErrorHandler onError = error -> {
             final Throwable cause = error instanceof AgentTerminationException && error.getCause() != null ? error.getCause() : error;
             failure.compareAndSet(null, cause);
-            log.accept(agent.roleName() + " failed: " + stackTrace(cause));
+            if (cause != agent.openFailure) {
+                log.accept(roleName + " failed: " + stackTrace(cause));
+            }
             barrier.signal();
         };
-        final AgentRunner runner = new AgentRunner(idle, onError, null, new StopOnFailure(agent));
+        final AgentRunner runner = new AgentRunner(idle, onError, null, agent);
         AgentRunner.startOnThread(runner);
         barrier.await();
-        runner.close(CLOSE_TIMEOUT_MS, thread -> log.accept("the " + thread.getName() + " thread has not stopped within "
-            + CLOSE_TIMEOUT_MS / 1000 + " s; interrupting it"));
+        runner.close(CLOSE_TIMEOUT_MS, null);
+        if (agent.openFailure != null) {
+            throw agent.openFailure;
+        }
         return failure.get() == null ? 0 : 1;
     }
 
@@ -109,19 +124,30 @@ public final class DutyCycle {
     }
 
     /**
-     * Ends the loop at the first exception: left to itself, an AgentRunner reports an error and calls
-     * doWork again, which for the engine would match the next command on a state the failed one may
-     * have half changed.
+     * Opens the real agent on the runner's thread, and ends the loop at its first exception: left to
+     * itself, an AgentRunner reports an error and calls doWork again, which for the engine would
+     * match the next command on a state the failed one may have half changed.
      */
-    private static final class StopOnFailure implements Agent {
-        private final Agent agent;
+    private static final class OpenedOnItsThread implements Agent {
+        private final String roleName;
+        private final Opener opener;
+        /** What the opener threw; read by the waiting thread once the runner's thread is gone. */
+        private volatile Exception openFailure;
+        private Agent agent;
 
-        StopOnFailure(final Agent agent) {
-            this.agent = agent;
+        OpenedOnItsThread(final String roleName, final Opener opener) {
+            this.roleName = roleName;
+            this.opener = opener;
         }
 
         @Override
         public void onStart() {
+            try {
+                agent = opener.open();
+            } catch (final Exception e) {
+                openFailure = e;
+                throw new AgentTerminationException(e);
+            }
             agent.onStart();
         }
 
@@ -130,7 +156,7 @@ public final class DutyCycle {
             try {
                 return agent.doWork();
             } catch (final AgentTerminationException | InterruptedException | ClosedByInterruptException e) {
-                // Already a stop, or the runner's own interrupt at close: AgentRunner handles these as they are.
+                // Already a stop, or an interrupt: AgentRunner handles these as they are.
                 throw e;
             } catch (final Throwable e) {
                 throw new AgentTerminationException(e);
@@ -139,12 +165,14 @@ public final class DutyCycle {
 
         @Override
         public void onClose() {
-            agent.onClose();
+            if (agent != null) {
+                agent.onClose();
+            }
         }
 
         @Override
         public String roleName() {
-            return agent.roleName();
+            return roleName;
         }
     }
 }

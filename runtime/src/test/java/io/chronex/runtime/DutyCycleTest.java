@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -48,19 +49,22 @@ class DutyCycleTest {
     }
 
     @Test
-    void aFailureEndsTheLoopAtOnceIsLoggedAndGivesExitCodeOne() {
+    void aFailureEndsTheLoopAtOnceIsLoggedAndGivesExitCodeOne() throws Exception {
         final FailingAgent agent = new FailingAgent();
         final List<String> log = new CopyOnWriteArrayList<>();
-        assertEquals(1, DutyCycle.run(agent, new BusySpinIdleStrategy(), log::add));
-        assertEquals(List.of("start on failing", "work", "work", "close on failing"), agent.calls,
-            "on its own thread, named after its role; no doWork after the failure, then onClose");
+        assertEquals(1, DutyCycle.run("failing", () -> {
+            agent.calls.add("open on " + Thread.currentThread().getName());
+            return agent;
+        }, new BusySpinIdleStrategy(), log::add));
+        assertEquals(List.of("open on failing", "start on failing", "work", "work", "close on failing"), agent.calls,
+            "opened and run on its own thread, named after its role; no doWork after the failure, then onClose");
         assertEquals(1, log.size(), log.toString());
         assertTrue(log.get(0).startsWith("failing failed: java.lang.IllegalStateException: boom"), log.get(0));
         assertTrue(log.get(0).contains("at io.chronex.runtime.DutyCycleTest$FailingAgent.doWork"), "with the stack trace: " + log.get(0));
     }
 
     @Test
-    void aFailureToStopIsAFailureToo() {
+    void aFailureToStopIsAFailureToo() throws Exception {
         final FailingAgent agent = new FailingAgent() {
             @Override
             public void onClose() {
@@ -68,9 +72,23 @@ class DutyCycleTest {
             }
         };
         final List<String> log = new CopyOnWriteArrayList<>();
-        assertEquals(1, DutyCycle.run(agent, new BusySpinIdleStrategy(), log::add));
+        assertEquals(1, DutyCycle.run("failing", () -> agent, new BusySpinIdleStrategy(), log::add));
         assertEquals(2, log.size(), log.toString());
         assertTrue(log.get(1).startsWith("failing failed: java.lang.IllegalStateException: cannot write the snapshot"), log.get(1));
+    }
+
+    @Test
+    void whatTheOpenerThrowsIsThrownToTheCallerUnloggedOnceTheThreadIsGone() {
+        final List<String> log = new CopyOnWriteArrayList<>();
+        final Thread[] opener = new Thread[1];
+        final Args.UsageException thrown = assertThrows(Args.UsageException.class, () -> DutyCycle.run("opening", () -> {
+            opener[0] = Thread.currentThread();
+            throw new Args.UsageException("the data directory holds another exchange");
+        }, new BusySpinIdleStrategy(), log::add));
+        assertEquals("the data directory holds another exchange", thrown.getMessage());
+        assertEquals(List.of(), log, "the caller reports it (Tool: 'tool: reason', exit 2)");
+        assertEquals("opening", opener[0].getName());
+        assertFalse(opener[0].isAlive());
     }
 
     @Test
