@@ -1,16 +1,16 @@
 package io.chronex.gateway;
 
-import io.chronex.runtime.ConfigYaml.ConfigException;
-import io.chronex.runtime.IdleStrategies;
 import io.chronex.queues.DataDirectory;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.DutyCycle;
+import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
-import org.agrona.concurrent.IdleStrategy;
-import sun.misc.Signal;
+import io.chronex.runtime.Tool;
 
-import java.nio.file.Files;
+import java.io.IOException;
+import java.net.BindException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Locale;
 
 /** bin/gateway: runs one FIX 4.4 gateway on a data directory until SIGTERM. */
 public final class GatewayMain {
@@ -38,121 +38,55 @@ public final class GatewayMain {
     private GatewayMain() {
     }
 
-    public static void main(final String[] args) throws Exception {
-        Path dataDir = Path.of("data");
-        Path configFile = null;
-        int id = 1;
-        int port = -1;
-        String idle = "backoff";
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
-                case "--config" -> configFile = Path.of(value(args, ++i, "--config"));
-                case "--id" -> id = number(value(args, ++i, "--id"), "--id", 1, DataDirectory.MAX_GATEWAY_ID);
-                case "--port" -> port = number(value(args, ++i, "--port"), "--port", 0, 65535);
-                case "--idle" -> idle = value(args, ++i, "--idle");
-                default -> fail("unknown option " + args[i]);
-            }
-        }
-        if (configFile == null) {
-            fail("--config FILE is required (for example config/gateway.yaml)");
-        }
-        if (!Files.isReadable(configFile)) {
-            fail("cannot read config file " + configFile);
-        }
-        final IdleStrategy idleStrategy = IdleStrategies.byName(idle);
-        if (idleStrategy == null) {
-            fail("--idle must be " + IdleStrategies.NAMES + ", not '" + idle + "'");
-        }
-        final GatewayConfig config;
-        try {
-            config = GatewayConfig.load(configFile);
-        } catch (final ConfigException e) {
-            fail(e.getMessage());
-            return;
-        }
+    public static void main(final String[] argv) {
+        Tool.run("gateway", USAGE, () -> run(argv));
+    }
+
+    /** Parses, then opens the gateway and runs its loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
+    private static int run(final String[] argv) throws Exception {
+        final Args args = Args.parse("gateway", argv, "--data-dir", "--config", "--id", "--port", "--idle");
+        final int id = args.intNumber("--id", 1, 1, DataDirectory.MAX_GATEWAY_ID);
+        final int portOption = args.intNumber("--port", -1, 0, 65535);
+        final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
+        final Path configFile = args.readableFile("--config", "config/gateway.yaml");
+        final GatewayConfig config = GatewayConfig.load(configFile);
         if (config.sessionsOf(id).isEmpty()) {
-            fail(configFile + " has no session for gateway " + id + " (sessions say 'gateway: N', default 1)");
+            throw new Args.UsageException(configFile + " has no session for gateway " + id + " (sessions say 'gateway: N', default 1)");
         }
-        final DataDirectory data;
+        final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
         final RunFiles run;
         try {
-            data = DataDirectory.open(dataDir);
             run = RunFiles.start(data.gatewayDir(id), "gateway");
         } catch (final IllegalStateException e) {
-            fail(e.getMessage());
-            return;
+            throw new Args.UsageException(e.getMessage());
         }
+        try {
+            final int port = portOption >= 0 ? portOption : config.port();
+            return DutyCycle.run("gateway-" + id, () -> open(config, id, port, data, idleName, run), IdleStrategies.byName(idleName),
+                message -> run.log("%s", message));
+        } finally {
+            run.stop();
+        }
+    }
+
+    /** On the gateway's thread: Chronicle refuses a tailer that recovery used on another thread. */
+    private static GatewayAgent open(final GatewayConfig config, final int id, final int port, final DataDirectory data, final String idleName,
+                                     final RunFiles run) throws IOException {
         final Gateway gateway;
         try {
-            gateway = new Gateway(config, id, port >= 0 ? port : config.port(), data, run::log);
-        } catch (final java.net.BindException e) {
-            run.stop();
-            fail("cannot listen on " + config.bind() + ":" + (port >= 0 ? port : config.port()) + ": " + e.getMessage());
-            return;
+            gateway = new Gateway(config, id, port, data, run::log);
+        } catch (final BindException e) {
+            throw new Args.UsageException("cannot listen on " + config.bind() + ":" + port + ": " + e.getMessage());
         } catch (final IllegalStateException e) {
-            run.stop();
-            fail(e.getMessage());
-            return;
+            throw new Args.UsageException(e.getMessage());
         }
-        run.log("gateway %d started: chronex %s, Java %s, data dir %s, listening on %s:%d as %s, %d sessions, idle %s",
-            id, version(), System.getProperty("java.version"), data.root(), config.bind(), gateway.port(), config.compId(),
-            config.sessionsOf(id).size(), idle);
-
-        final AtomicBoolean running = new AtomicBoolean(true);
-        Signal.handle(new Signal("TERM"), signal -> running.set(false));
-        Signal.handle(new Signal("INT"), signal -> running.set(false));
-        long nextStatus = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        int loops = 0;
-        try {
-            while (running.get()) {
-                idleStrategy.idle(gateway.doWork());
-                if ((++loops & 1023) == 0 && System.nanoTime() >= nextStatus) {
-                    run.log("status: %s", gateway.status());
-                    nextStatus = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-                }
-            }
-            run.log("gateway %d stopping: %s", id, gateway.status());
-            run.log("return path latency: %s", gateway.latency());
-        } finally {
-            gateway.close();
-            run.stop();
-        }
-        System.exit(0);
+        return new GatewayAgent(gateway, id, run, String.format(Locale.ROOT, "gateway %d started: chronex %s, Java %s, data dir %s,"
+            + " listening on %s:%d as %s, %d sessions, idle %s", id, version(), System.getProperty("java.version"), data.root(),
+            config.bind(), gateway.port(), config.compId(), config.sessionsOf(id).size(), idleName));
     }
 
     private static String version() {
         final String version = GatewayMain.class.getPackage().getImplementationVersion();
         return version == null ? "(development build)" : version;
-    }
-
-    private static int number(final String value, final String option, final int min, final int max) {
-        try {
-            final int n = Integer.parseInt(value);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (final NumberFormatException e) {
-            // reported below
-        }
-        fail(option + " must be a whole number from " + min + " to " + max + ", not '" + value + "'");
-        return 0;
-    }
-
-    private static String value(final String[] args, final int index, final String option) {
-        if (index >= args.length) {
-            fail(option + " needs a value");
-        }
-        return args[index];
-    }
-
-    private static void fail(final String message) {
-        System.err.println("gateway: " + message);
-        System.err.println("Try 'bin/gateway --help'.");
-        System.exit(2);
     }
 }

@@ -8,10 +8,12 @@ import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 
-import java.io.IOException;
-import java.nio.file.Files;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
+
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Set;
 
 /** bin/inject: appends an exchange-core-format CSV to the commands journal the way a gateway would. */
 public final class Inject {
@@ -31,39 +33,22 @@ public final class Inject {
     private Inject() {
     }
 
-    public static void main(final String[] args) throws IOException {
-        Path dataDir = Path.of("data");
-        Path file = null;
-        long rate = 0;
-        int symbol = 40000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--data-dir" -> dataDir = Path.of(Cli.value(args, ++i, "inject"));
-                case "--rate" -> rate = Cli.positive(args, ++i, "inject");
-                case "--symbol" -> symbol = (int) Cli.positive(args, ++i, "inject");
-                default -> {
-                    if (args[i].startsWith("-") || file != null) {
-                        Cli.fail("inject", "unexpected argument " + args[i]);
-                    }
-                    file = Path.of(args[i]);
-                }
-            }
-        }
-        if (file == null || !Files.isReadable(file)) {
-            Cli.fail("inject", file == null ? "missing FILE" : "cannot read " + file);
-        }
-        final DataDirectory data = Cli.open(dataDir, "inject");
-        final ExchangeCoreCsv stream = ExchangeCoreCsv.load(file, symbol);
-        final long start = System.nanoTime();
-        final long appended = append(data, stream, rate);
-        final double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf(Locale.ROOT, "appended %,d commands to %s in %.2f s (%.0f/s)%n", appended, data.root().resolve("commands"),
-            seconds, appended / seconds);
-        System.out.println("RESULT appended=" + appended);
+    public static void main(final String[] argv) {
+        Tool.run("inject", USAGE, () -> {
+            final Args args = Args.parse("inject", argv, Set.of("--data-dir", "--rate", "--symbol"), Set.of(), 1);
+            final long rate = args.number("--rate", 0, 1, Long.MAX_VALUE);
+            final int symbol = args.intNumber("--symbol", 40000, 1, Integer.MAX_VALUE);
+            final Path file = args.readableOperand(0, "FILE", null);
+            final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
+            final ExchangeCoreCsv stream = ExchangeCoreCsv.load(file, symbol);
+            final long start = System.nanoTime();
+            final long appended = append(data, stream, rate);
+            final double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "appended %,d commands to %s in %.2f s (%.0f/s)%n", appended, data.root().resolve("commands"),
+                seconds, appended / seconds);
+            System.out.println("RESULT appended=" + appended);
+            return 0;
+        });
     }
 
     /** Appends the whole stream; paced at rate commands per second when rate > 0. */

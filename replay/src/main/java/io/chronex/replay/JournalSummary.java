@@ -8,6 +8,8 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -46,24 +48,17 @@ public final class JournalSummary {
     private JournalSummary() {
     }
 
-    public static void main(final String[] args) {
-        Path dataDir = Path.of("data");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--data-dir" -> dataDir = Path.of(Cli.value(args, ++i, "journal-summary"));
-                default -> Cli.fail("journal-summary", "unexpected argument " + args[i]);
+    public static void main(final String[] argv) {
+        Tool.run("journal-summary", USAGE, () -> {
+            final Args args = Args.parse("journal-summary", argv, "--data-dir");
+            final Summary summary = summarize(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))));
+            if (summary.unreadable() > 0) {
+                System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");
             }
-        }
-        final Summary summary = summarize(Cli.open(dataDir, "journal-summary"));
-        if (summary.unreadable() > 0) {
-            System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");
-        }
-        System.out.println(summary.resultLine());
-        summary.symbolLines().forEach(System.out::println);
+            System.out.println(summary.resultLine());
+            summary.symbolLines().forEach(System.out::println);
+            return 0;
+        });
     }
 
     public static Summary summarize(final DataDirectory data) {

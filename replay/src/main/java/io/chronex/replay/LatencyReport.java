@@ -6,6 +6,8 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -36,21 +38,13 @@ public final class LatencyReport {
     private LatencyReport() {
     }
 
-    public static void main(final String[] args) {
-        Path dataDir = Path.of("data");
-        long skip = 0;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--data-dir" -> dataDir = Path.of(Cli.value(args, ++i, "latency-report"));
-                case "--skip" -> skip = Cli.positive(args, ++i, "latency-report");
-                default -> Cli.fail("latency-report", "unexpected argument " + args[i]);
-            }
-        }
-        report(Cli.open(dataDir, "latency-report"), skip, System.out);
+    public static void main(final String[] argv) {
+        Tool.run("latency-report", USAGE, () -> {
+            final Args args = Args.parse("latency-report", argv, "--data-dir", "--skip");
+            final long skip = args.number("--skip", 0, 0, Long.MAX_VALUE);
+            report(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))), skip, System.out);
+            return 0;
+        });
     }
 
     public static long report(final DataDirectory data, final long skip, final PrintStream out) {

@@ -128,33 +128,51 @@ public final class Args {
         return file;
     }
 
-    /** A whole number in [min, max]. */
+    /** A whole number in [min, max]; {@code fallback} (unchecked) when the option is not given. */
     public long number(final String option, final long fallback, final long min, final long max) {
         final String value = values.get(option);
-        if (value == null) {
-            return fallback;
-        }
-        final long parsed;
-        try {
-            parsed = Long.parseLong(value.replace("_", ""));
-        } catch (final NumberFormatException e) {
-            throw new UsageException(option + " needs a whole number, not '" + value + "'");
-        }
-        if (parsed < min || parsed > max) {
-            throw new UsageException(option + " must be " + range(min, max) + ", not " + value);
-        }
-        return parsed;
+        return value == null ? fallback : toNumber(option, value, min, max);
     }
 
     public int intNumber(final String option, final int fallback, final int min, final int max) {
         return (int) number(option, fallback, min, max);
     }
 
+    /** The operand at {@code index}; a usage error "missing NAME" when there are fewer. */
+    public String operand(final int index, final String name) {
+        if (index >= operands.size()) {
+            throw new UsageException("missing " + name);
+        }
+        return operands.get(index);
+    }
+
+    /** The operand at {@code index}, or {@code fallback} when there are fewer. */
+    public String operandOr(final int index, final String fallback) {
+        return index < operands.size() ? operands.get(index) : fallback;
+    }
+
+    /** The operand at {@code index} as a whole number in [min, max]; required. */
+    public long operandNumber(final int index, final String name, final long min, final long max) {
+        return toNumber(name, operand(index, name), min, max);
+    }
+
+    /**
+     * The operand at {@code index} as a file that must exist and be readable; {@code fallback} when
+     * there are fewer operands, or a usage error naming it when {@code fallback} is null.
+     */
+    public Path readableOperand(final int index, final String name, final Path fallback) {
+        final Path file = index < operands.size() || fallback == null ? Path.of(operand(index, name)) : fallback;
+        if (!Files.isReadable(file)) {
+            throw new UsageException("cannot read " + file);
+        }
+        return file;
+    }
+
     /** One of the given words. */
     public String choice(final String option, final String fallback, final String... allowed) {
         final String value = values.getOrDefault(option, fallback);
         if (!Arrays.asList(allowed).contains(value)) {
-            throw new UsageException(option + " must be " + String.join(", ", allowed) + ", not '" + value + "'");
+            throw new UsageException(option + " must be " + oneOf(allowed) + ", not '" + value + "'");
         }
         return value;
     }
@@ -164,10 +182,28 @@ public final class Args {
         return IdleStrategies.byName(choice(option, fallback, IdleStrategies.CHOICES));
     }
 
-    private static String range(final long min, final long max) {
-        if (max == Long.MAX_VALUE || max == Integer.MAX_VALUE) {
-            return min == 1 ? "positive" : "at least " + min;
+    /** {@code value} of {@code what} (an option or an operand's name) as a whole number in [min, max]; '_' may group digits. */
+    private static long toNumber(final String what, final String value, final long min, final long max) {
+        final long parsed;
+        try {
+            parsed = Long.parseLong(value.replace("_", ""));
+        } catch (final NumberFormatException e) {
+            throw new UsageException(what + " needs a whole number, not '" + value + "'");
         }
-        return "from " + min + " to " + max;
+        if (parsed < min || parsed > max) {
+            throw new UsageException(what + " must be " + range(min, max) + ", not " + value);
+        }
+        return parsed;
+    }
+
+    /** "a, b or c". */
+    private static String oneOf(final String... words) {
+        final int last = words.length - 1;
+        return last <= 0 ? String.join("", words) : String.join(", ", Arrays.copyOf(words, last)) + " or " + words[last];
+    }
+
+    private static String range(final long min, final long max) {
+        // An open range names its lower bound only: "at least 1" reads better than a bound nobody reaches.
+        return max == Long.MAX_VALUE || max == Integer.MAX_VALUE ? "at least " + min : "from " + min + " to " + max;
     }
 }

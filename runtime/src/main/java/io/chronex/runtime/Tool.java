@@ -2,10 +2,24 @@ package io.chronex.runtime;
 
 /**
  * How every bin/ tool's main ends: usage on --help (exit 0), "tool: reason" and a hint on a wrong
- * command line or a bad input file (exit 2), the body's own exit code otherwise.
+ * command line or a bad input file (exit 2), "tool: reason" on a {@link Failure} (exit 1), the
+ * body's own exit code otherwise.
  */
 public final class Tool {
     private Tool() {
+    }
+
+    /**
+     * The tool could not do its job for a reason it can state (a peer that does not answer, a
+     * connection closed): "tool: reason" and exit 1, without the --help hint a usage error gets,
+     * since the command line was not the problem.
+     */
+    public static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public Failure(final String message) {
+            super(message);
+        }
     }
 
     /** A tool's body: parses its arguments and runs; returns the exit code. */
@@ -34,6 +48,9 @@ public final class Tool {
             System.err.println(tool + ": " + e.getMessage());
             System.err.println("Try 'bin/" + tool + " --help'.");
             return 2;
+        } catch (final Failure e) {
+            System.err.println(tool + ": " + e.getMessage());
+            return 1;
         } catch (final Exception e) {
             System.err.println(tool + ": " + e);
             e.printStackTrace();

@@ -4,6 +4,8 @@ import io.chronex.api.EngineConfig;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.engine.process.EngineService;
 import io.chronex.queues.DataDirectory;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -24,47 +27,38 @@ import java.util.stream.Stream;
  * {@code bin/bench-pipeline}.
  */
 public final class DrainBench {
+    static final String USAGE = """
+        Usage: bin/bench-drain [--passes N] --config FILE DATA_DIR
+
+        Copies DATA_DIR/commands (a journal, e.g. from bin/inject) into a fresh data directory beside
+        DATA_DIR and drains it with the engine loop in this JVM, N times (default 7), each pass into a
+        new events queue; prints each pass's commands/s and the engine thread's CPU time per command
+        (less disturbed by a busy host than the rate), and the medians of the passes after the first.
+          --config FILE   the engine configuration the journal was written for
+          --passes N      passes (default 7; the first is the JIT's warm-up and is left out of the median)
+          --help          this text
+        """;
+
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private DrainBench() {
     }
 
-    public static void main(final String[] args) throws Exception {
-        Path config = null;
-        Path journal = null;
-        int passes = 7;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-h", "--help" -> {
-                    System.out.println("""
-                        Usage: bin/bench-drain [--passes N] --config FILE DATA_DIR
-
-                        Copies DATA_DIR/commands (a journal, e.g. from bin/inject) into a fresh data directory beside
-                        DATA_DIR and drains it with the engine loop in this JVM, N times (default 7), each pass into a
-                        new events queue; prints each pass's commands/s and the engine thread's CPU time per command
-                        (less disturbed by a busy host than the rate), and the medians of the passes after the first.
-                          --config FILE   the engine configuration the journal was written for
-                          --passes N      passes (default 7; the first is the JIT's warm-up and is left out of the median)
-                          --help          this text""");
-                    return;
-                }
-                case "--config" -> config = Path.of(value(args, ++i, "--config"));
-                case "--passes" -> passes = Integer.parseInt(value(args, ++i, "--passes"));
-                default -> {
-                    if (args[i].startsWith("-") || journal != null) {
-                        fail("unexpected argument '" + args[i] + "' (try --help)");
-                    }
-                    journal = Path.of(args[i]);
-                }
+    public static void main(final String[] argv) {
+        Tool.run("bench-drain", USAGE, () -> {
+            final Args args = Args.parse("bench-drain", argv, Set.of("--config", "--passes"), Set.of(), 1);
+            final int passes = args.intNumber("--passes", 7, 2, Integer.MAX_VALUE);
+            final Path config = args.readableFile("--config", "config/exchange-core-bench.yaml");
+            final Path journal = Path.of(args.operand(0, "DATA_DIR"));
+            if (!Files.isDirectory(journal.resolve("commands"))) {
+                throw new Args.UsageException(journal + " has no commands/ journal");
             }
-        }
-        if (config == null || journal == null || passes < 2) {
-            fail("needs --config FILE, DATA_DIR and at least 2 passes (try --help)");
-        }
-        if (!Files.isDirectory(journal.resolve("commands"))) {
-            fail(journal + " has no commands/ journal");
-        }
-        final EngineConfig engineConfig = EngineConfigFile.load(config);
+            drain(EngineConfigFile.load(config), journal, passes);
+            return 0;
+        });
+    }
+
+    private static void drain(final EngineConfig engineConfig, final Path journal, final int passes) throws IOException {
         final double[] rates = new double[passes];
         final long[] cpuNanos = new long[passes];
         final double[] cpuPerCommand = new double[passes];
@@ -101,24 +95,11 @@ public final class DrainBench {
         Arrays.sort(cpu);
         System.out.printf(Locale.ROOT, "RESULT commands=%d passes=%d median_mcmds_per_s=%.3f min=%.3f max=%.3f median_cpu_ns_per_command=%.0f%n",
             commands, passes - 1, median(timed), timed[0], timed[timed.length - 1], median(cpu));
-        System.exit(0);
     }
 
     private static double median(final double[] sorted) {
         final int n = sorted.length;
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-
-    private static String value(final String[] args, final int i, final String option) {
-        if (i >= args.length) {
-            fail(option + " needs a value");
-        }
-        return args[i];
-    }
-
-    private static void fail(final String message) {
-        System.err.println("bench-drain: " + message);
-        System.exit(2);
     }
 
     private static void copy(final Path from, final Path to) throws IOException {

@@ -6,6 +6,8 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.Fill;
 import io.chronex.api.Result;
 import io.chronex.api.SymbolSpec;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
 import io.chronex.workload.ExchangeCoreCsv;
 import org.HdrHistogram.Histogram;
 
@@ -16,6 +18,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * bin/bench-engine: replays an exchange-core-format stream through the engine in-process, several
@@ -61,72 +64,26 @@ public final class EngineBench {
         }
     }
 
-    public static void main(final String[] args) throws IOException {
-        final Options options;
-        try {
-            options = parse(args);
-        } catch (final IllegalArgumentException e) {
-            System.err.println("bench-engine: " + e.getMessage());
-            System.err.println("Try 'bin/bench-engine --help'.");
-            System.exit(2);
-            return;
-        }
-        if (options == null) {
-            System.out.print(USAGE);
-            return;
-        }
-        run(options, System.out);
+    public static void main(final String[] argv) {
+        Tool.run("bench-engine", USAGE, () -> {
+            run(parse(argv), System.out);
+            return 0;
+        });
     }
 
-    static Options parse(final String[] args) {
-        int warmup = 10;
-        int passes = 20;
-        int latencyPasses = 3;
-        int symbol = 40000;
-        Path file = null;
-        for (int i = 0; i < args.length; i++) {
-            final String arg = args[i];
-            switch (arg) {
-                case "--help", "-h" -> {
-                    return null;
-                }
-                case "--warmup" -> warmup = count(args, ++i, arg, 0);
-                case "--passes" -> passes = count(args, ++i, arg, 1);
-                case "--latency-passes" -> latencyPasses = count(args, ++i, arg, 0);
-                case "--symbol" -> symbol = count(args, ++i, arg, 1);
-                default -> {
-                    if (arg.startsWith("-")) {
-                        throw new IllegalArgumentException("unknown option " + arg);
-                    }
-                    if (file != null) {
-                        throw new IllegalArgumentException("one FILE only (got " + file + " and " + arg + ")");
-                    }
-                    file = Path.of(arg);
-                }
-            }
-        }
-        if (file == null) {
-            file = DEFAULT_FILE;
-        }
-        if (!Files.isReadable(file)) {
-            throw new IllegalArgumentException("cannot read " + file);
-        }
-        return new Options(file, warmup, passes, latencyPasses, symbol);
-    }
-
-    private static int count(final String[] args, final int index, final String option, final int min) {
-        if (index >= args.length) {
-            throw new IllegalArgumentException(option + " needs a number");
-        }
-        try {
-            final int value = Integer.parseInt(args[index]);
-            if (value < min) {
-                throw new IllegalArgumentException(option + " must be at least " + min);
-            }
-            return value;
-        } catch (final NumberFormatException e) {
-            throw new IllegalArgumentException(option + " needs a number, got '" + args[index] + "'");
-        }
+    /**
+     * The settings on a command line; no FILE is the repository's ec-1M.
+     *
+     * @throws Args.HelpRequested for --help or -h
+     * @throws Args.UsageException for a wrong command line or a FILE that cannot be read
+     */
+    static Options parse(final String[] argv) {
+        final Args args = Args.parse("bench-engine", argv, Set.of("--warmup", "--passes", "--latency-passes", "--symbol"), Set.of(), 1);
+        final int warmup = args.intNumber("--warmup", 10, 0, Integer.MAX_VALUE);
+        final int passes = args.intNumber("--passes", 20, 1, Integer.MAX_VALUE);
+        final int latencyPasses = args.intNumber("--latency-passes", 3, 0, Integer.MAX_VALUE);
+        final int symbol = args.intNumber("--symbol", 40000, 1, Integer.MAX_VALUE);
+        return new Options(args.readableOperand(0, "FILE", DEFAULT_FILE), warmup, passes, latencyPasses, symbol);
     }
 
     static Totals run(final Options options, final PrintStream out) throws IOException {

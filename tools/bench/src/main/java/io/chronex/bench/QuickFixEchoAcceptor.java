@@ -1,6 +1,10 @@
 package io.chronex.bench;
 
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
+import org.agrona.concurrent.ShutdownSignalBarrier;
 import quickfix.Application;
+import quickfix.ConfigError;
 import quickfix.DefaultMessageFactory;
 import quickfix.FieldNotFound;
 import quickfix.MemoryStoreFactory;
@@ -26,7 +30,7 @@ import quickfix.field.Side;
 import quickfix.field.Symbol;
 import quickfix.fix44.ExecutionReport;
 
-import java.util.concurrent.CountDownLatch;
+import java.util.Set;
 
 /**
  * The baseline of the FIX round-trip benchmark: a QuickFIX/J 2.3.2 acceptor that answers every
@@ -34,16 +38,22 @@ import java.util.concurrent.CountDownLatch;
  * PREFIX1..PREFIXN to CHRONEX, messages kept in memory, no logs. Run by bin/bench-fix.
  */
 public final class QuickFixEchoAcceptor implements Application {
+    static final String USAGE = "Usage: QuickFixEchoAcceptor PORT SESSIONS [SENDER_PREFIX]\n";
+
     private long execIds;
 
-    public static void main(final String[] args) throws Exception {
-        if (args.length < 2 || args[0].equals("--help")) {
-            System.out.println("Usage: QuickFixEchoAcceptor PORT SESSIONS [SENDER_PREFIX]");
-            return;
-        }
-        final int port = Integer.parseInt(args[0]);
-        final int sessions = Integer.parseInt(args[1]);
-        final String prefix = args.length > 2 ? args[2] : "LOAD";
+    public static void main(final String[] argv) {
+        Tool.run("bench-fix", USAGE, () -> {
+            final Args args = Args.parse("bench-fix", argv, Set.of(), Set.of(), 3);
+            final int port = (int) args.operandNumber(0, "PORT", 1, 65535);
+            final int sessions = (int) args.operandNumber(1, "SESSIONS", 1, 10_000);
+            serve(port, sessions, args.operandOr(2, "LOAD"));
+            return 0;
+        });
+    }
+
+    /** Accepts sessions PREFIX1..PREFIXN on the port until SIGTERM or Ctrl-C. */
+    private static void serve(final int port, final int sessions, final String prefix) throws ConfigError {
         final SessionSettings settings = new SessionSettings();
         for (int i = 1; i <= sessions; i++) {
             final SessionID id = new SessionID("FIX.4.4", "CHRONEX", prefix + i);
@@ -57,14 +67,12 @@ public final class QuickFixEchoAcceptor implements Application {
         }
         final SocketAcceptor acceptor = new SocketAcceptor(new QuickFixEchoAcceptor(), new MemoryStoreFactory(), settings,
             new ScreenLogFactory(false, false, false, false), new DefaultMessageFactory());
+        // Before the line bin/bench-fix waits for: from then on SIGTERM stops the acceptor and exits 0.
+        final ShutdownSignalBarrier stop = new ShutdownSignalBarrier();
         acceptor.start();
         System.out.println("QuickFIX/J echo acceptor listening on 127.0.0.1:" + port);
-        final CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            acceptor.stop(true);
-            stop.countDown();
-        }));
         stop.await();
+        acceptor.stop(true);
     }
 
     @Override

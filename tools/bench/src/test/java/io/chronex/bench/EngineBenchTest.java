@@ -1,5 +1,6 @@
 package io.chronex.bench;
 
+import io.chronex.runtime.Args;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,11 +43,11 @@ class EngineBenchTest {
 
     @Test
     void badCommandLinesAreRejectedWithAReason() {
-        assertNull(EngineBench.parse(new String[]{"--help"}));
+        assertThrows(Args.HelpRequested.class, () -> EngineBench.parse(new String[]{"--help"}));
         assertEquals(EngineBench.DEFAULT_FILE, EngineBench.parse(new String[0]).file(), "no FILE: the repository's ec-1M");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> EngineBench.parse(new String[]{"--passes", "0", "x"})).getMessage().contains("at least 1"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> EngineBench.parse(new String[]{"--passes", "many", "x"})).getMessage().contains("needs a number"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> EngineBench.parse(new String[]{"--frobnicate"})).getMessage().contains("unknown option"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> EngineBench.parse(new String[]{dir.resolve("absent.csv").toString()})).getMessage().contains("cannot read"));
+        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--passes", "0", "x"})).getMessage().contains("at least 1"));
+        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--passes", "many", "x"})).getMessage().contains("needs a whole number"));
+        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--frobnicate"})).getMessage().contains("unknown option"));
+        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{dir.resolve("absent.csv").toString()})).getMessage().contains("cannot read"));
     }
 }

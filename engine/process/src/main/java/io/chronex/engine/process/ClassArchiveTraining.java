@@ -8,6 +8,8 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -16,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -30,15 +33,24 @@ import java.util.stream.Stream;
  * parsed (so its parser's classes are archived too).
  */
 public final class ClassArchiveTraining {
+    static final String USAGE = "Usage: ClassArchiveTraining [CONFIG.yaml]   (run by bin/engine to write its class-data archive)\n";
     private static final int COMMANDS = 40;
 
     private ClassArchiveTraining() {
     }
 
-    public static void main(final String[] args) throws Exception {
-        if (args.length > 0) {
-            EngineConfigFile.load(Path.of(args[0]));
-        }
+    public static void main(final String[] argv) {
+        Tool.run("engine", USAGE, () -> {
+            final Args args = Args.parse("engine", argv, Set.of(), Set.of(), 1);
+            if (!args.operands().isEmpty()) {
+                EngineConfigFile.load(Path.of(args.operand(0, "CONFIG.yaml")));
+            }
+            train();
+            return 0;
+        });
+    }
+
+    private static void train() throws IOException {
         final EngineConfig config = EngineConfig.noRiskChecks(SymbolSpec.plain(1));
         final Path dir = Files.createTempDirectory("chronex-class-archive");
         try {
@@ -62,8 +74,6 @@ public final class ClassArchiveTraining {
                 files.sorted(Comparator.reverseOrder()).forEach(ClassArchiveTraining::delete);
             }
         }
-        // Chronicle may leave background threads behind.
-        System.exit(0);
     }
 
     private static void append(final DataDirectory data, final int firstId) {

@@ -1,22 +1,15 @@
 package io.chronex.engine.process;
 
-import io.chronex.runtime.ConfigYaml;
-import io.chronex.runtime.IdleStrategies;
-import io.chronex.queues.EngineConfigFile;
 import io.chronex.api.EngineConfig;
-import io.chronex.api.RejectReason;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.DutyCycle;
+import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
-import net.openhft.affinity.AffinityLock;
-import org.agrona.concurrent.IdleStrategy;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
+import io.chronex.runtime.Tool;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /** bin/engine: runs the engine service on a data directory until SIGTERM. */
 public final class EngineMain {
@@ -49,190 +42,29 @@ public final class EngineMain {
     private EngineMain() {
     }
 
-    public static void main(final String[] args) throws Exception {
-        Path dataDir = Path.of("data");
-        Path config = null;
-        String idle = "backoff";
-        long snapshotEvery = 1_000_000;
-        int cpu = -1;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--data-dir" -> dataDir = Path.of(value(args, ++i, "--data-dir"));
-                case "--config" -> config = Path.of(value(args, ++i, "--config"));
-                case "--idle" -> idle = value(args, ++i, "--idle");
-                case "--cpu" -> {
-                    final String value = value(args, ++i, "--cpu");
-                    try {
-                        cpu = Integer.parseInt(value);
-                    } catch (final NumberFormatException e) {
-                        cpu = -1;
-                    }
-                    if (cpu < 0 || cpu >= Runtime.getRuntime().availableProcessors()) {
-                        fail("--cpu must be a CPU number from 0 to " + (Runtime.getRuntime().availableProcessors() - 1) + ", not '" + value + "'");
-                    }
-                }
-                case "--snapshot-every" -> {
-                    final String value = value(args, ++i, "--snapshot-every");
-                    try {
-                        snapshotEvery = Long.parseLong(value);
-                    } catch (final NumberFormatException e) {
-                        snapshotEvery = -1;
-                    }
-                    if (snapshotEvery < 0) {
-                        fail("--snapshot-every needs a whole number of commands, not '" + value + "'");
-                    }
-                }
-                default -> fail("unknown option " + args[i]);
-            }
-        }
-        if (config == null) {
-            fail("--config FILE is required (for example config/engine.yaml)");
-        }
-        if (!Files.isReadable(config)) {
-            fail("cannot read config file " + config);
-        }
-        final IdleStrategy idleStrategy = IdleStrategies.byName(idle);
-        if (idleStrategy == null) {
-            fail("--idle must be " + IdleStrategies.NAMES + ", not '" + idle + "'");
-        }
-        final EngineConfig engineConfig;
+    public static void main(final String[] argv) {
+        Tool.run("engine", USAGE, () -> run(argv));
+    }
+
+    /** Parses, then recovers and runs the engine's loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
+    private static int run(final String[] argv) throws Exception {
+        final Args args = Args.parse("engine", argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every");
+        final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
+        final int cpu = args.intNumber("--cpu", -1, 0, Runtime.getRuntime().availableProcessors() - 1);
+        final long snapshotEvery = args.number("--snapshot-every", 1_000_000, 0, Long.MAX_VALUE);
+        final EngineConfig config = EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
+        final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
+        final RunFiles run;
         try {
-            engineConfig = EngineConfigFile.load(config);
-        } catch (final ConfigYaml.ConfigException e) {
-            fail(e.getMessage());
-            return;
-        }
-        final DataDirectory data;
-        try {
-            data = DataDirectory.open(dataDir);
-            runFiles = RunFiles.start(data.root(), "engine");
+            run = RunFiles.start(data.root(), "engine");
         } catch (final IllegalStateException e) {
-            fail(e.getMessage());
-            return;
-        }
-        AffinityLock lock = null;
-        if (cpu >= 0) {
-            try {
-                lock = AffinityLock.acquireLock(cpu);
-                log("engine thread pinned: %s", lock.isAllocated() ? "CPU " + lock.cpuId() : "no (CPU " + cpu + " could not be reserved)");
-            } catch (final RuntimeException | LinkageError e) {
-                log("warning: cannot pin the engine thread to CPU %d: %s", cpu, e);
-            }
+            throw new Args.UsageException(e.getMessage());
         }
         try {
-            run(data, engineConfig, idleStrategy, idle, snapshotEvery);
+            return DutyCycle.run("engine", () -> EngineAgent.open(data, config, snapshotEvery, idleName, cpu, run),
+                IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {
-            if (lock != null) {
-                lock.release();
-            }
-            runFiles.stop();
+            run.stop();
         }
-        // Chronicle may leave background threads behind; the queues are closed, so leave now.
-        System.exit(0);
-    }
-
-    private static void run(final DataDirectory data, final EngineConfig config, final IdleStrategy idle, final String idleName,
-                            final long snapshotEvery) {
-        final EngineService service;
-        try {
-            service = new EngineService(data, config, snapshotEvery, message -> log("warning: %s", message), message -> log("%s", message));
-        } catch (final IllegalStateException e) {
-            fail(e.getMessage());
-            return;
-        }
-        log("engine started (JVM up %d ms): chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
-            java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime(),
-            version(), System.getProperty("java.version"), data.root(), idleName,
-            service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
-            service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from " + service.restoredSnapshot().getFileName(),
-            service.replayedCommands(), service.replayNanos() / 1e6,
-            service.replayedCommands() < 1000 ? "" : String.format(Locale.ROOT, ", %.2f M commands/s",
-                service.replayedCommands() * 1e3 / Math.max(1, service.replayNanos())));
-
-        // TERM and INT end the loop after the command in hand; the JVM then exits 0 (its default
-        // handling would exit 143 and race the loop for the queues).
-        final AtomicBoolean running = new AtomicBoolean(true);
-        final SignalHandler stop = signal -> running.set(false);
-        Signal.handle(new Signal("TERM"), stop);
-        Signal.handle(new Signal("INT"), stop);
-
-        long nextStatus = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        long answeredAtLastStatus = 0;
-        try {
-            int checks = 0;
-            // A volatile read per loop (a plain load on x86): the loop takes no lock.
-            while (running.get()) {
-                if ((++checks & 1023) == 0) {
-                    final long now = System.nanoTime();
-                    if (now >= nextStatus) {
-                        final long answered = service.answered();
-                        log("status: %d commands answered (%.0f/s over the last minute), last journal index %s; %s; %s",
-                            answered, (answered - answeredAtLastStatus) / 60.0, journalIndex(service.lastAnswered()), rejectSummary(service),
-                            service.snapshotsWritten() == 0 ? "no snapshot written yet"
-                                : String.format(Locale.ROOT, "%d snapshots written, the last paused matching %.2f ms and took %.2f ms to write",
-                                    service.snapshotsWritten(), service.lastSnapshotNanos() / 1e6, service.lastSnapshotWriteNanos() / 1e6));
-                        answeredAtLastStatus = answered;
-                        nextStatus = now + TimeUnit.MINUTES.toNanos(1);
-                    }
-                }
-                idle.idle(service.poll() ? 1 : 0);
-            }
-            final java.nio.file.Path snapshot = service.snapshot();
-            log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
-                journalIndex(service.lastAnswered()), rejectSummary(service),
-                snapshot == null ? "no snapshot (nothing answered yet)"
-                    : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(), service.lastSnapshotNanos() / 1e6));
-        } finally {
-            service.close();
-        }
-    }
-
-    private static String journalIndex(final long index) {
-        return index < 0 ? "none" : Long.toHexString(index);
-    }
-
-    private static String rejectSummary(final EngineService service) {
-        final long[] counts = service.rejectCounts();
-        final StringBuilder sb = new StringBuilder("accepted ").append(counts[0]);
-        for (int i = 1; i < counts.length; i++) {
-            if (counts[i] > 0) {
-                sb.append(", ").append(RejectReason.fromOrdinal(i)).append(' ').append(counts[i]);
-            }
-        }
-        return sb.toString();
-    }
-
-    private static String version() {
-        final String version = EngineMain.class.getPackage().getImplementationVersion();
-        return version == null ? "(development build)" : version;
-    }
-
-    private static RunFiles runFiles;
-
-    /** To standard output and DIR/engine.log once the data directory is open. */
-    private static void log(final String format, final Object... args) {
-        if (runFiles != null) {
-            runFiles.log(format, args);
-        } else {
-            System.out.println(java.time.Instant.now() + " " + String.format(Locale.ROOT, format, args));
-            System.out.flush();
-        }
-    }
-
-    private static String value(final String[] args, final int index, final String option) {
-        if (index >= args.length) {
-            fail(option + " needs a value");
-        }
-        return args[index];
-    }
-
-    private static void fail(final String message) {
-        System.err.println("engine: " + message);
-        System.err.println("Try 'bin/engine --help'.");
-        System.exit(2);
     }
 }

@@ -4,12 +4,18 @@ import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.DutyCycle;
+import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.Tool;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongArrayList;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -21,6 +27,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
@@ -67,6 +74,40 @@ public final class LoadGenMain {
     /** Above this many resting orders a session cancels instead of adding more. */
     private static final int MAX_RESTING = 2000;
 
+    private final List<Client> clients = new ArrayList<>();
+    private volatile boolean stopRequested;
+    private final FixDecoder decoder = new FixDecoder();
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
+    private final FixEncoder encoder = new FixEncoder(scratch);
+    private final ByteBuffer scratchView = ByteBuffer.wrap(scratch.byteArray());
+    private final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
+    private final byte[] target;
+    private final byte[] password;
+    private final String[] symbols;
+    private final byte[][] symbolBytes;
+    private final long[] mids;
+    private final SplittableRandom random;
+    private final int warmup;
+
+    // per request, by ClOrdID (= request number, from 1)
+    private long[] sentAt;
+    private boolean[] answered;
+    private long sent;
+    /** ClOrdID = base + request number, so runs against the same exchange never reuse an id. */
+    private final long idBase = (System.currentTimeMillis() / 1000 % 1_000_000_000L) * 1_000_000_000L;
+    private long answers;
+    private long trades;
+    private long rejects;
+    private long cancelRejects;
+    private long lastAnswerNanos;
+    private final TreeMap<String, Long> rejectTexts = new TreeMap<>();
+
+    /** What the command line asks for; count is -1 when the run is timed by duration. */
+    private record Settings(String host, int port, int sessions, boolean pingpong, double rate, double duration, long count,
+                            String[] symbols, long[] mids, String prefix, String target, String password, int warmup, Path hgrm,
+                            long seed, boolean quiet, Path dataDir) {
+    }
+
     /** One FIX connection and the orders it has resting. */
     private static final class Client {
         final String sender;
@@ -108,34 +149,6 @@ public final class LoadGenMain {
         }
     }
 
-    private final List<Client> clients = new ArrayList<>();
-    private volatile boolean stopRequested;
-    private final FixDecoder decoder = new FixDecoder();
-    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
-    private final FixEncoder encoder = new FixEncoder(scratch);
-    private final ByteBuffer scratchView = ByteBuffer.wrap(scratch.byteArray());
-    private final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
-    private final byte[] target;
-    private final byte[] password;
-    private final String[] symbols;
-    private final byte[][] symbolBytes;
-    private final long[] mids;
-    private final SplittableRandom random;
-    private final int warmup;
-
-    // per request, by ClOrdID (= request number, from 1)
-    private long[] sentAt;
-    private boolean[] answered;
-    private long sent;
-    /** ClOrdID = base + request number, so runs against the same exchange never reuse an id. */
-    private final long idBase = (System.currentTimeMillis() / 1000 % 1_000_000_000L) * 1_000_000_000L;
-    private long answers;
-    private long trades;
-    private long rejects;
-    private long cancelRejects;
-    private long lastAnswerNanos;
-    private final TreeMap<String, Long> rejectTexts = new TreeMap<>();
-
     private LoadGenMain(final String target, final String password, final String[] symbols, final long[] mids, final long seed,
                         final int warmup) {
         this.target = target.getBytes(StandardCharsets.US_ASCII);
@@ -150,55 +163,21 @@ public final class LoadGenMain {
         this.warmup = warmup;
     }
 
-    public static void main(final String[] args) throws Exception {
-        String host = "127.0.0.1";
-        int port = -1;
-        int sessions = 1;
-        double rate = 10_000;
-        double duration = 10;
-        long count = -1;
-        String mode = "rate";
-        String symbolList = "ACME=100.00";
-        String prefix = "LOAD";
-        String targetCompId = "CHRONEX";
-        String password = null;
-        int warmup = 1000;
-        Path hgrm = null;
-        long seed = 42;
-        boolean quiet = false;
-        Path dataDir = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--help", "-h" -> {
-                    System.out.print(USAGE);
-                    return;
-                }
-                case "--host" -> host = value(args, ++i);
-                case "--port" -> port = (int) number(args, ++i, 1, 65535);
-                case "--sessions" -> sessions = (int) number(args, ++i, 1, 1000);
-                case "--rate" -> rate = number(args, ++i, 1, 10_000_000);
-                case "--duration" -> duration = number(args, ++i, 1, 86_400);
-                case "--count" -> count = number(args, ++i, 1, 1_000_000_000);
-                case "--mode" -> mode = value(args, ++i);
-                case "--symbols" -> symbolList = value(args, ++i);
-                case "--sender-prefix" -> prefix = value(args, ++i);
-                case "--target" -> targetCompId = value(args, ++i);
-                case "--password" -> password = value(args, ++i);
-                case "--warmup" -> warmup = (int) number(args, ++i, 0, 100_000_000);
-                case "--hgrm" -> hgrm = Path.of(value(args, ++i));
-                case "--seed" -> seed = number(args, ++i, 0, Long.MAX_VALUE);
-                case "--quiet" -> quiet = true;
-                case "--data-dir" -> dataDir = Path.of(value(args, ++i));
-                default -> fail("unknown option " + args[i]);
-            }
-        }
-        if (port < 0) {
-            fail("--port is required");
-        }
-        if (!mode.equals("rate") && !mode.equals("pingpong")) {
-            fail("--mode must be rate or pingpong, not '" + mode + "'");
-        }
-        final String[] parts = symbolList.split(",");
+    public static void main(final String[] argv) {
+        Tool.run("loadgen", USAGE, () -> run(parse(argv), argv));
+    }
+
+    private static Settings parse(final String[] argv) {
+        final Args args = Args.parse("loadgen", argv, Set.of("--host", "--port", "--sessions", "--rate", "--duration", "--count", "--mode",
+            "--symbols", "--sender-prefix", "--target", "--password", "--warmup", "--hgrm", "--seed", "--data-dir"), Set.of("--quiet"), 0);
+        args.required("--port", null); // no default: a load generator aimed at a guessed port measures nothing
+        final int port = args.intNumber("--port", -1, 1, 65535);
+        final int sessions = args.intNumber("--sessions", 1, 1, 1000);
+        final double rate = args.number("--rate", 10_000, 1, 10_000_000);
+        final double duration = args.number("--duration", 10, 1, 86_400);
+        final long count = args.number("--count", -1, 1, 1_000_000_000);
+        final boolean pingpong = args.choice("--mode", "rate", "rate", "pingpong").equals("pingpong");
+        final String[] parts = args.string("--symbols", "ACME=100.00").split(",");
         final String[] names = new String[parts.length];
         final long[] mids = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
@@ -207,48 +186,57 @@ public final class LoadGenMain {
             try {
                 mids[i] = kv.length == 2 ? new java.math.BigDecimal(kv[1].trim()).movePointRight(2).longValueExact() : 10_000;
             } catch (final ArithmeticException | NumberFormatException e) {
-                fail("--symbols: '" + parts[i] + "' needs a mid price with at most 2 decimals, e.g. ACME=100.00");
+                throw new Args.UsageException("--symbols: '" + parts[i] + "' needs a mid price with at most 2 decimals, e.g. ACME=100.00");
             }
             if (names[i].isEmpty() || mids[i] <= 100) {
-                fail("--symbols: '" + parts[i] + "' needs a name and a mid above 1.00");
+                throw new Args.UsageException("--symbols: '" + parts[i] + "' needs a name and a mid above 1.00");
             }
         }
-        final LoadGenMain gen = new LoadGenMain(targetCompId, password, names, mids, seed, warmup);
-        for (int i = 1; i <= sessions; i++) {
-            gen.clients.add(new Client(prefix + i));
-        }
-        final long requests = count > 0 ? count : (long) Math.ceil(rate * duration);
-        if (mode.equals("pingpong") && count < 0) {
-            count = -1;
+        return new Settings(args.string("--host", "127.0.0.1"), port, sessions, pingpong, rate, duration, count, names, mids,
+            args.string("--sender-prefix", "LOAD"), args.string("--target", "CHRONEX"), args.string("--password", null),
+            args.intNumber("--warmup", 1000, 0, 100_000_000), args.path("--hgrm", null),
+            args.number("--seed", 42, 0, Long.MAX_VALUE), args.flag("--quiet"), args.path("--data-dir", null));
+    }
+
+    /** Runs the load; with --data-dir, also writes DIR/loadgen.pid while running and the results to DIR/loadgen.log. */
+    private static int run(final Settings settings, final String[] argv) throws IOException {
+        final LoadGenMain gen = new LoadGenMain(settings.target(), settings.password(), settings.symbols(), settings.mids(), settings.seed(),
+            settings.warmup());
+        for (int i = 1; i <= settings.sessions(); i++) {
+            gen.clients.add(new Client(settings.prefix() + i));
         }
         // SIGTERM or Ctrl-C: stop sending, wait for the answers, log out and print the results.
-        sun.misc.Signal.handle(new sun.misc.Signal("TERM"), signal -> gen.stopRequested = true);
-        sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> gen.stopRequested = true);
-        io.chronex.runtime.RunFiles run = null;
-        if (dataDir != null) {
-            run = io.chronex.runtime.RunFiles.start(dataDir, "loadgen");
-            run.log("loadgen started: %s", String.join(" ", args));
+        DutyCycle.onShutdownSignal("loadgen-stop", () -> gen.stopRequested = true);
+        if (settings.dataDir() == null) {
+            gen.run(settings);
+            return 0;
         }
-        final java.io.ByteArrayOutputStream results = new java.io.ByteArrayOutputStream();
+        final RunFiles run;
+        try {
+            run = RunFiles.start(settings.dataDir(), "loadgen");
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        run.log("loadgen started: %s", String.join(" ", argv));
+        final ByteArrayOutputStream results = new ByteArrayOutputStream();
         final PrintStream console = System.out;
-        if (run != null) {
-            // The results go to the console and, once the run is over, into DIR/loadgen.log.
-            System.setOut(new PrintStream(new java.io.OutputStream() {
-                @Override
-                public void write(final int b) {
-                    console.write(b);
-                    results.write(b);
-                }
+        // The results go to the console and, once the run is over, into DIR/loadgen.log.
+        System.setOut(new PrintStream(new OutputStream() {
+            @Override
+            public void write(final int b) {
+                console.write(b);
+                results.write(b);
+            }
 
-                @Override
-                public void write(final byte[] b, final int off, final int len) {
-                    console.write(b, off, len);
-                    results.write(b, off, len);
-                }
-            }, true, StandardCharsets.UTF_8));
-        }
-        gen.run(host, port, mode.equals("pingpong"), rate, count > 0 ? count : -1, duration, requests, hgrm, quiet);
-        if (run != null) {
+            @Override
+            public void write(final byte[] b, final int off, final int len) {
+                console.write(b, off, len);
+                results.write(b, off, len);
+            }
+        }, true, StandardCharsets.UTF_8));
+        try {
+            gen.run(settings);
+        } finally {
             System.out.flush();
             System.setOut(console);
             for (final String line : results.toString(StandardCharsets.UTF_8).split("\n")) {
@@ -256,19 +244,30 @@ public final class LoadGenMain {
             }
             run.stop();
         }
+        return 0;
     }
 
-    private void run(final String host, final int port, final boolean pingpong, final double rate, final long count,
-                     final double duration, final long capacity, final Path hgrm, final boolean quiet) throws IOException {
-        final int slots = (int) Math.min(Integer.MAX_VALUE - 8, (pingpong && count < 0 ? 50_000_000 : capacity) + 2);
+    /** Logs every session on, sends until the count or the duration is reached (or a stop signal), waits for the answers, logs out, reports. */
+    private void run(final Settings settings) throws IOException {
+        final long capacity = settings.count() > 0 ? settings.count() : (long) Math.ceil(settings.rate() * settings.duration());
+        final int slots = (int) Math.min(Integer.MAX_VALUE - 8, (settings.pingpong() && settings.count() < 0 ? 50_000_000 : capacity) + 2);
         sentAt = new long[slots];
         answered = new boolean[slots];
+        logOn(settings.host(), settings.port());
+        final long start = System.nanoTime();
+        sendLoad(settings, start);
+        final long sendingEnded = System.nanoTime();
+        drainAndLogOut();
+        report(settings.pingpong(), settings.rate(), start, sendingEnded, settings.hgrm());
+    }
+
+    private void logOn(final String host, final int port) throws IOException {
         for (final Client c : clients) {
             c.channel = SocketChannel.open();
             try {
                 c.channel.connect(new InetSocketAddress(host, port));
             } catch (final IOException e) {
-                fail("cannot connect to " + host + ":" + port + ": " + e.getMessage());
+                throw new Tool.Failure("cannot connect to " + host + ":" + port + ": " + e.getMessage());
             }
             c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             c.channel.configureBlocking(false);
@@ -287,15 +286,24 @@ public final class LoadGenMain {
             if (System.nanoTime() > logonDeadline) {
                 for (final Client c : clients) {
                     if (!c.loggedOn) {
-                        fail("session " + c.sender + " did not log on within 10 s (is it configured in the gateway's sessions?)");
+                        throw new Tool.Failure("session " + c.sender + " did not log on within 10 s (is it configured in the gateway's sessions?)");
                     }
                 }
             }
         }
+    }
+
+    /**
+     * Sends at the constant rate (every request due goes out at once) or ping-pong, until the count
+     * or the duration is reached or a stop is requested; a progress line a second unless quiet.
+     */
+    private void sendLoad(final Settings settings, final long start) throws IOException {
+        final boolean pingpong = settings.pingpong();
+        final long count = settings.count();
+        final boolean quiet = settings.quiet();
         final PrintStream err = System.err;
-        final long start = System.nanoTime();
-        final long end = count > 0 ? Long.MAX_VALUE : start + (long) (duration * SECOND);
-        final double interval = SECOND / rate;
+        final long end = count > 0 ? Long.MAX_VALUE : start + (long) (settings.duration() * SECOND);
+        final double interval = SECOND / settings.rate();
         long nextProgress = start + SECOND;
         long lastSent = 0;
         long lastAnswers = 0;
@@ -343,8 +351,11 @@ public final class LoadGenMain {
                 LockSupport.parkNanos(10_000);
             }
         }
-        final long sendingEnded = System.nanoTime();
-        final long drainDeadline = sendingEnded + 10 * SECOND;
+    }
+
+    /** Waits up to 10 s for the answers still due, then logs every session out (up to 2 s) and closes the connections. */
+    private void drainAndLogOut() throws IOException {
+        final long drainDeadline = System.nanoTime() + 10 * SECOND;
         while (answers < sent && System.nanoTime() < drainDeadline) {
             if (poll() == 0) {
                 LockSupport.parkNanos(10_000);
@@ -364,7 +375,6 @@ public final class LoadGenMain {
         for (final Client c : clients) {
             c.channel.close();
         }
-        report(pingpong, rate, start, sendingEnded, hgrm);
     }
 
     private void report(final boolean pingpong, final double rate, final long start, final long sendingEnded, final Path hgrm)
@@ -496,7 +506,7 @@ public final class LoadGenMain {
         if (scratchView.remaining() > c.out.remaining()) {
             flush(c);
             if (scratchView.remaining() > c.out.remaining()) {
-                fail("session " + c.sender + ": the gateway stopped reading (8 MiB of requests waiting)");
+                throw new Tool.Failure("session " + c.sender + ": the gateway stopped reading (8 MiB of requests waiting)");
             }
         }
         c.out.put(scratchView);
@@ -528,7 +538,7 @@ public final class LoadGenMain {
                 if (c.logoutSent) {
                     c.loggedOut = true;
                 } else if (!c.loggedOut) {
-                    fail("session " + c.sender + ": the gateway closed the connection");
+                    throw new Tool.Failure("session " + c.sender + ": the gateway closed the connection");
                 }
                 continue;
             }
@@ -545,7 +555,7 @@ public final class LoadGenMain {
                     break;
                 }
                 if (length < 0) {
-                    fail("session " + c.sender + ": the gateway sent bytes that are not FIX");
+                    throw new Tool.Failure("session " + c.sender + ": the gateway sent bytes that are not FIX");
                 }
                 onMessage(c, position, length, now);
                 position += length;
@@ -558,13 +568,13 @@ public final class LoadGenMain {
 
     private void onMessage(final Client c, final int offset, final int length, final long now) throws IOException {
         if (decoder.decode(c.inBuffer, offset, length) != FixDecoder.OK) {
-            fail("session " + c.sender + ": malformed message from the gateway: " + decoder.rejectText());
+            throw new Tool.Failure("session " + c.sender + ": malformed message from the gateway: " + decoder.rejectText());
         }
         switch (decoder.msgType()) {
             case FixMsgTypes.LOGON -> c.loggedOn = true;
             case FixMsgTypes.LOGOUT -> {
                 if (!c.loggedOn || sent == 0) {
-                    fail("session " + c.sender + " logged out by the gateway: " + decoder.stringValue(FixTags.TEXT));
+                    throw new Tool.Failure("session " + c.sender + " logged out by the gateway: " + decoder.stringValue(FixTags.TEXT));
                 }
                 c.loggedOut = true;
             }
@@ -574,7 +584,7 @@ public final class LoadGenMain {
                     decoder.valueLength(FixTags.TEST_REQ_ID));
                 send(c);
             }
-            case FixMsgTypes.REJECT -> fail("session " + c.sender + ": session-level Reject from the gateway: "
+            case FixMsgTypes.REJECT -> throw new Tool.Failure("session " + c.sender + ": session-level Reject from the gateway: "
                 + decoder.stringValue(FixTags.TEXT));
             case FixMsgTypes.BUSINESS_MESSAGE_REJECT -> {
                 rejects++;
@@ -645,31 +655,5 @@ public final class LoadGenMain {
             }
         }
         return true;
-    }
-
-    private static String value(final String[] args, final int index) {
-        if (index >= args.length) {
-            fail(args[index - 1] + " needs a value");
-        }
-        return args[index];
-    }
-
-    private static long number(final String[] args, final int index, final long min, final long max) {
-        final String value = value(args, index);
-        try {
-            final long n = Long.parseLong(value.replace("_", ""));
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (final NumberFormatException e) {
-            // reported below
-        }
-        fail(args[index - 1] + " must be a whole number from " + min + " to " + max + ", not '" + value + "'");
-        return 0;
-    }
-
-    private static void fail(final String message) {
-        System.err.println("loadgen: " + message);
-        System.exit(2);
     }
 }

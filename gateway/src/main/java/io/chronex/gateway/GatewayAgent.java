@@ -1,0 +1,57 @@
+package io.chronex.gateway;
+
+import io.chronex.runtime.DutyCycle;
+import io.chronex.runtime.RunFiles;
+import org.agrona.concurrent.Agent;
+
+import java.io.IOException;
+
+/**
+ * bin/gateway's loop as an Agrona agent: one {@link Gateway#doWork} pass per duty cycle and a status
+ * line a minute; at stop, the last status and latency lines, then every session logged out and the
+ * queues closed, on the gateway's own thread.
+ */
+final class GatewayAgent implements Agent {
+    private final Gateway gateway;
+    private final int id;
+    private final RunFiles log;
+    private final String startedLine;
+    private final DutyCycle.StatusClock status = DutyCycle.StatusClock.everyMinute();
+
+    GatewayAgent(final Gateway gateway, final int id, final RunFiles log, final String startedLine) {
+        this.gateway = gateway;
+        this.id = id;
+        this.log = log;
+        this.startedLine = startedLine;
+    }
+
+    @Override
+    public String roleName() {
+        return "gateway-" + id;
+    }
+
+    /** Logged from the gateway's thread, so a SIGTERM sent once the line is seen stops it cleanly. */
+    @Override
+    public void onStart() {
+        log.log("%s", startedLine);
+    }
+
+    @Override
+    public int doWork() throws IOException {
+        final int work = gateway.doWork();
+        if (status.due()) {
+            log.log("status: %s", gateway.status());
+        }
+        return work;
+    }
+
+    @Override
+    public void onClose() {
+        try {
+            log.log("gateway %d stopping: %s", id, gateway.status());
+            log.log("return path latency: %s", gateway.latency());
+        } finally {
+            gateway.close();
+        }
+    }
+}
