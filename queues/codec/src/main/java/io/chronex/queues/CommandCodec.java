@@ -183,23 +183,6 @@ public final class CommandCodec {
         return length < fixedLength ? DecodeStatus.TRUNCATED : DecodeStatus.OK;
     }
 
-    /**
-     * Reads the two bytes every excerpt starts with (message type, schema version) and checks that
-     * the fixed part of the given length is all there; shared by both codecs.
-     */
-    static DecodeStatus readPreamble(final Bytes<?> in, final byte messageType, final byte version, final int fixedLength) {
-        if (in.readRemaining() < 2) {
-            return DecodeStatus.TRUNCATED;
-        }
-        if (in.readByte() != messageType) {
-            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
-        }
-        if (in.readByte() != version) {
-            return DecodeStatus.UNSUPPORTED_VERSION;
-        }
-        return in.readRemaining() < fixedLength - 2 ? DecodeStatus.TRUNCATED : DecodeStatus.OK;
-    }
-
     static int ordinal(final Enum<?> value) {
         return value == null ? NONE : value.ordinal();
     }
