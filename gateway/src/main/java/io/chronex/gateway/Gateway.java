@@ -83,6 +83,8 @@ public final class Gateway implements AutoCloseable {
     private final Consumer<SelectionKey> onKey = this::onKey;
 
     private final FixDecoder decoder = new FixDecoder();
+    /** Decodes stored messages while they are resent, leaving the inbound message in decoder alone. */
+    private final FixDecoder decoder2 = new FixDecoder();
     private final Command command = new Command();
     private final Hops hops = new Hops();
     private final EventHeader header = new EventHeader();
@@ -93,6 +95,7 @@ public final class Gateway implements AutoCloseable {
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
     private final FixEncoder scratchEncoder = new FixEncoder(scratch);
     private final byte[] textBytes = new byte[256];
+    private final StringBuilder msgTypeText = new StringBuilder(2);
 
     private long readNanos;
     private long readEpochNanos;
@@ -638,8 +641,6 @@ public final class Gateway implements AutoCloseable {
             || type == FixMsgTypes.LOGON;
     }
 
-    private final FixDecoder decoder2 = new FixDecoder();
-
     /** decoder2 holds the stored message: the same body again with PossDupFlag=Y and OrigSendingTime. */
     private void resendOne(final FixSession s, final int length) {
         final FixEncoder e = scratchEncoder.start(0, decoder2.msgType());
@@ -705,8 +706,6 @@ public final class Gateway implements AutoCloseable {
         outbox.end(0, 0);
         outbox.commit(-1);
     }
-
-    private final StringBuilder msgTypeText = new StringBuilder(2);
 
     private CharSequence msgTypeText(final int msgType) {
         msgTypeText.setLength(0);
