@@ -34,6 +34,19 @@ public final class FixDecoder {
 
     private static final byte SOH = 1;
     private static final byte[] BEGIN = "8=FIX.4.4\u00019=".getBytes(StandardCharsets.US_ASCII);
+    // UTCTimestamp, YYYYMMDD-HH:MM:SS[.fraction]: where each part starts in the value.
+    private static final int TIMESTAMP_YEAR = 0;            // 4 digits
+    private static final int TIMESTAMP_MONTH = 4;           // 2 digits
+    private static final int TIMESTAMP_DAY = 6;             // 2 digits
+    private static final int TIMESTAMP_DASH = 8;            // '-'
+    private static final int TIMESTAMP_HOUR = 9;            // 2 digits
+    private static final int TIMESTAMP_COLON = 11;          // ':'
+    private static final int TIMESTAMP_MINUTE = 12;         // 2 digits
+    private static final int TIMESTAMP_SECOND_COLON = 14;   // ':'
+    private static final int TIMESTAMP_SECOND = 15;         // 2 digits
+    private static final int TIMESTAMP_DOT = 17;            // '.', or the end of a value without a fraction
+    private static final int TIMESTAMP_FRACTION = 18;       // 1 to 9 digits; the first 3 are milliseconds
+    private static final int TIMESTAMP_MAX_LENGTH = 27;
     private static final int MAX_FIELDS = 256;
     private static final int DIRECT_TAGS = 1024;
     private static final long[] POWERS = new long[19];
@@ -470,23 +483,25 @@ public final class FixDecoder {
         }
         final int o = offsets[slot];
         final int length = lengths[slot];
-        if (length != 17 && (length < 19 || length > 27 || buffer.getByte(o + 17) != '.')) {
+        if (length != TIMESTAMP_DOT && (length <= TIMESTAMP_FRACTION || length > TIMESTAMP_MAX_LENGTH
+            || buffer.getByte(o + TIMESTAMP_DOT) != '.')) {
             return Long.MIN_VALUE;
         }
-        if (buffer.getByte(o + 8) != '-' || buffer.getByte(o + 11) != ':' || buffer.getByte(o + 14) != ':') {
+        if (buffer.getByte(o + TIMESTAMP_DASH) != '-' || buffer.getByte(o + TIMESTAMP_COLON) != ':'
+            || buffer.getByte(o + TIMESTAMP_SECOND_COLON) != ':') {
             return Long.MIN_VALUE;
         }
-        final int year = digits(o, 4);
-        final int month = digits(o + 4, 2);
-        final int day = digits(o + 6, 2);
-        final int hour = digits(o + 9, 2);
-        final int minute = digits(o + 12, 2);
-        final int second = digits(o + 15, 2);
+        final int year = digits(o + TIMESTAMP_YEAR, 4);
+        final int month = digits(o + TIMESTAMP_MONTH, 2);
+        final int day = digits(o + TIMESTAMP_DAY, 2);
+        final int hour = digits(o + TIMESTAMP_HOUR, 2);
+        final int minute = digits(o + TIMESTAMP_MINUTE, 2);
+        final int second = digits(o + TIMESTAMP_SECOND, 2);
         int millis = 0;
-        if (length > 17) {
-            final int fractionDigits = length - 18;
-            final int f = digits(o + 18, Math.min(3, fractionDigits));
-            if (f < 0 || (fractionDigits > 3 && digits(o + 21, fractionDigits - 3) < 0)) {
+        if (length > TIMESTAMP_DOT) {
+            final int fractionDigits = length - TIMESTAMP_FRACTION;
+            final int f = digits(o + TIMESTAMP_FRACTION, Math.min(3, fractionDigits));
+            if (f < 0 || (fractionDigits > 3 && digits(o + TIMESTAMP_FRACTION + 3, fractionDigits - 3) < 0)) {
                 return Long.MIN_VALUE;
             }
             millis = fractionDigits >= 3 ? f : fractionDigits == 2 ? f * 10 : f * 100;
