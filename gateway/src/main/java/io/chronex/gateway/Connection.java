@@ -25,6 +25,8 @@ final class Connection {
     boolean open;
     /** After we sent a Logout or a fatal error: close once the output is flushed, or at this deadline. */
     long closeAtNanos;
+    /** Set while output waits for the end of the gateway's loop pass (see {@link #flush}). */
+    boolean dirty;
 
     Connection(final int inCapacity, final int pendingCapacity) {
         in = ByteBuffer.allocateDirect(inCapacity);
@@ -44,9 +46,6 @@ final class Connection {
         in.clear();
         pending.clear();
     }
-
-    /** Set while output waits for the end of the gateway's loop pass (see {@link #flush}). */
-    boolean dirty;
 
     /**
      * Queues bytes for the next {@link #flush}: everything a pass of the gateway loop sends to one

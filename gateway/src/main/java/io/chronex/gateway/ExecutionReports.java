@@ -31,6 +31,8 @@ final class ExecutionReports {
     private final OrderEntry symbols;
     /** Filled price x quantity per live order of our accounts, for AvgPx; dropped when the order is done. */
     private final Long2LongHashMap notional = new Long2LongHashMap(0);
+    /** Filled quantity per live order of our accounts, dropped with notional: AvgPx is notional / filled. */
+    private final Long2LongHashMap filled = new Long2LongHashMap(0);
     private final byte[] idText = new byte[24];
     private final byte[] execId = new byte[40];
     private long eventsIndex;
@@ -286,8 +288,6 @@ final class ExecutionReports {
         }
         return scaledAverage(total, cumulative);
     }
-
-    private final Long2LongHashMap filled = new Long2LongHashMap(0);
 
     private long cumulativeAfter(final long orderId, final long quantity) {
         final long cumulative = filled.get(orderId) + quantity;

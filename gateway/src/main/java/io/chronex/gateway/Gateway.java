@@ -83,6 +83,8 @@ public final class Gateway implements AutoCloseable {
     private final Consumer<SelectionKey> onKey = this::onKey;
 
     private final FixDecoder decoder = new FixDecoder();
+    /** Decodes stored messages while they are resent, leaving the inbound message in decoder alone. */
+    private final FixDecoder decoder2 = new FixDecoder();
     private final Command command = new Command();
     private final Hops hops = new Hops();
     private final EventHeader header = new EventHeader();
@@ -93,6 +95,7 @@ public final class Gateway implements AutoCloseable {
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
     private final FixEncoder scratchEncoder = new FixEncoder(scratch);
     private final byte[] textBytes = new byte[256];
+    private final StringBuilder msgTypeText = new StringBuilder(2);
 
     private long readNanos;
     private long readEpochNanos;
@@ -379,24 +382,14 @@ public final class Gateway implements AutoCloseable {
         final int status = decoder.decode(c.inBuffer, offset, length);
         final FixSession s = c.session;
         if (s == null) {
-            if (status != FixDecoder.OK || decoder.msgType() != FixMsgTypes.LOGON) {
-                drop(c, status != FixDecoder.OK ? "first message malformed: " + decoder.rejectText()
-                    : "first message is not a Logon");
-                return;
-            }
-            logon(c);
+            onFirstMessage(c, status);
             return;
         }
-        final long now = readNanos;
-        s.lastReceivedNanos = now;
+        s.lastReceivedNanos = readNanos;
         s.testRequestSentNanos = 0;
         final long expected = state.expectedInbound(s.slot);
         if (status != FixDecoder.OK) {
-            final long seq = decoder.msgSeqNum();
-            sessionReject(s, seq > 0 ? seq : expected, decoder.rejectRefTag(), decoder.msgType(), status, decoder.rejectText());
-            if (seq == expected) {
-                state.expectedInbound(s.slot, expected + 1);
-            }
+            rejectMalformed(s, status, expected);
             return;
         }
         if (!decoder.valueEquals(FixTags.SENDER_COMP_ID, s.senderCompId) || !decoder.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
@@ -408,27 +401,52 @@ public final class Gateway implements AutoCloseable {
         final long seq = decoder.msgSeqNum();
         if (msgType == FixMsgTypes.SEQUENCE_RESET && !decoder.booleanValue(FixTags.GAP_FILL_FLAG)) {
             sequenceReset(s, expected);
-            return;
-        }
-        if (seq > expected) {
-            if (msgType == FixMsgTypes.RESEND_REQUEST) {
-                resend(s);
-            }
-            if (s.resendAskedThrough < expected) {
-                askForResend(s, expected, seq);
-            }
-            if (msgType == FixMsgTypes.LOGOUT) {
-                logout(s, "logout acknowledged");
-                close(c, null);
-            }
-            return;
-        }
-        if (seq < expected) {
+        } else if (seq > expected) {
+            onSequenceGap(c, s, msgType, expected, seq);
+        } else if (seq < expected) {
             if (!decoder.booleanValue(FixTags.POSS_DUP_FLAG)) {
                 logout(s, "MsgSeqNum too low, expecting " + expected + " but received " + seq);
             }
+        } else {
+            onInSequence(c, s, msgType, seq, expected);
+        }
+    }
+
+    /** A connection's first message must be a good Logon. */
+    private void onFirstMessage(final Connection c, final int status) {
+        if (status != FixDecoder.OK || decoder.msgType() != FixMsgTypes.LOGON) {
+            drop(c, status != FixDecoder.OK ? "first message malformed: " + decoder.rejectText()
+                : "first message is not a Logon");
             return;
         }
+        logon(c);
+    }
+
+    /** A message that does not decode uses up its sequence number only when it had the expected one. */
+    private void rejectMalformed(final FixSession s, final int status, final long expected) {
+        final long seq = decoder.msgSeqNum();
+        sessionReject(s, seq > 0 ? seq : expected, decoder.rejectRefTag(), decoder.msgType(), status, decoder.rejectText());
+        if (seq == expected) {
+            state.expectedInbound(s.slot, expected + 1);
+        }
+    }
+
+    /** Messages were missed: ask for them once, but still answer a ResendRequest and a Logout. */
+    private void onSequenceGap(final Connection c, final FixSession s, final int msgType, final long expected, final long seq) {
+        if (msgType == FixMsgTypes.RESEND_REQUEST) {
+            resend(s);
+        }
+        if (s.resendAskedThrough < expected) {
+            askForResend(s, expected, seq);
+        }
+        if (msgType == FixMsgTypes.LOGOUT) {
+            logout(s, "logout acknowledged");
+            close(c, null);
+        }
+    }
+
+    /** A message with the expected MsgSeqNum: handled, and the next one is expected. */
+    private void onInSequence(final Connection c, final FixSession s, final int msgType, final long seq, final long expected) {
         switch (msgType) {
             case FixMsgTypes.NEW_ORDER_SINGLE, FixMsgTypes.ORDER_CANCEL_REQUEST, FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST,
                 FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> {
@@ -437,24 +455,10 @@ public final class Gateway implements AutoCloseable {
             }
             case FixMsgTypes.HEARTBEAT, FixMsgTypes.REJECT -> {
             }
-            case FixMsgTypes.TEST_REQUEST -> {
-                final FixEncoder e = outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
-                if (decoder.has(FixTags.TEST_REQ_ID)) {
-                    e.addBytes(FixTags.TEST_REQ_ID, decoder.buffer(), decoder.valueOffset(FixTags.TEST_REQ_ID),
-                        decoder.valueLength(FixTags.TEST_REQ_ID));
-                }
-                outbox.end(0, 0);
-                outbox.commit(-1);
-            }
+            case FixMsgTypes.TEST_REQUEST -> answerTestRequest(s);
             case FixMsgTypes.RESEND_REQUEST -> resend(s);
             case FixMsgTypes.SEQUENCE_RESET -> {
-                final long next = decoder.longValue(FixTags.NEW_SEQ_NO);
-                if (next > expected) {
-                    state.expectedInbound(s.slot, next);
-                } else {
-                    sessionReject(s, seq, FixTags.NEW_SEQ_NO, msgType, 5, "NewSeqNo " + next + " is not above " + expected);
-                    state.expectedInbound(s.slot, expected + 1);
-                }
+                onGapFill(s, seq, expected);
                 return;
             }
             case FixMsgTypes.LOGOUT -> {
@@ -479,6 +483,27 @@ public final class Gateway implements AutoCloseable {
             }
         }
         state.expectedInbound(s.slot, expected + 1);
+    }
+
+    private void answerTestRequest(final FixSession s) {
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
+        if (decoder.has(FixTags.TEST_REQ_ID)) {
+            e.addBytes(FixTags.TEST_REQ_ID, decoder.buffer(), decoder.valueOffset(FixTags.TEST_REQ_ID),
+                decoder.valueLength(FixTags.TEST_REQ_ID));
+        }
+        outbox.end(0, 0);
+        outbox.commit(-1);
+    }
+
+    /** SequenceReset-GapFill in sequence: jumps to NewSeqNo, which may only go up. */
+    private void onGapFill(final FixSession s, final long seq, final long expected) {
+        final long next = decoder.longValue(FixTags.NEW_SEQ_NO);
+        if (next > expected) {
+            state.expectedInbound(s.slot, next);
+        } else {
+            sessionReject(s, seq, FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5, "NewSeqNo " + next + " is not above " + expected);
+            state.expectedInbound(s.slot, expected + 1);
+        }
     }
 
     private void logon(final Connection c) {
@@ -638,8 +663,6 @@ public final class Gateway implements AutoCloseable {
             || type == FixMsgTypes.LOGON;
     }
 
-    private final FixDecoder decoder2 = new FixDecoder();
-
     /** decoder2 holds the stored message: the same body again with PossDupFlag=Y and OrigSendingTime. */
     private void resendOne(final FixSession s, final int length) {
         final FixEncoder e = scratchEncoder.start(0, decoder2.msgType());
@@ -705,8 +728,6 @@ public final class Gateway implements AutoCloseable {
         outbox.end(0, 0);
         outbox.commit(-1);
     }
-
-    private final StringBuilder msgTypeText = new StringBuilder(2);
 
     private CharSequence msgTypeText(final int msgType) {
         msgTypeText.setLength(0);

@@ -88,10 +88,10 @@ final class Outbox {
         if (offset != at) {
             batch.putBytes(at, batch, offset, length);
         }
-        batch.putLong(entryStart, current.account);
-        batch.putInt(entryStart + 8, current.nextOutbound);
-        batch.putInt(entryStart + 12, currentMsgType);
-        batch.putInt(entryStart + 16, length);
+        batch.putLong(entryStart + OutboundStore.ENTRY_ACCOUNT_OFFSET, current.account);
+        batch.putInt(entryStart + OutboundStore.ENTRY_SEQ_OFFSET, current.nextOutbound);
+        batch.putInt(entryStart + OutboundStore.ENTRY_MSG_TYPE_OFFSET, currentMsgType);
+        batch.putInt(entryStart + OutboundStore.ENTRY_LENGTH_OFFSET, length);
         if (entries == MAX_BATCH_ENTRIES) {
             throw new IllegalStateException("more than " + MAX_BATCH_ENTRIES + " messages from one event");
         }

@@ -29,9 +29,31 @@ import java.util.List;
 final class EngineSnapshot {
     private static final long MAGIC = 0x43485845_534E4150L; // "CHXESNAP"
     private static final int VERSION = 1;
-    /** Bytes each account and each order take in a snapshot. */
-    private static final int ACCOUNT_BYTES = 30;
-    private static final int ORDER_BYTES = 63;
+
+    // The layout: big-endian (DataOutputStream's), one section after another, each field in the
+    // order written; no offsets, as names make the book entries' lengths vary.
+    //   header    magic i64, version i32, risk checks i32, create accounts on first use (bool),
+    //             default account's limits (ACCOUNT_LIMITS_BYTES), command count i64, last order id i64,
+    //             last trade id i64
+    //   books     count i32; each: symbol i32, name (u16 length + modified UTF-8), price scale, tick size,
+    //             lot size, price band basis points, reference price (5 x i64), halted (bool)
+    //   accounts  count i32; each (ACCOUNT_BYTES): id i64, limits (ACCOUNT_LIMITS_BYTES), kill switch (bool)
+    //   orders    count i32; each (ORDER_BYTES), in book and queue order: order id, account id, client order
+    //             id (3 x i64), symbol i32, side u8, time in force u8, post-only (bool), price, quantity,
+    //             leaves, cumulative (4 x i64)
+    //   checksum  i64 (CHECKSUM_BYTES): hash() of everything before it
+    /** Max order quantity i64, max order notional i64, max open orders i32, self-trade prevention u8. */
+    private static final int ACCOUNT_LIMITS_BYTES = 2 * Long.BYTES + Integer.BYTES + 1;
+    private static final int ACCOUNT_BYTES = Long.BYTES + ACCOUNT_LIMITS_BYTES + 1;
+    private static final int ORDER_BYTES = 3 * Long.BYTES + Integer.BYTES + 3 + 4 * Long.BYTES;
+    private static final int CHECKSUM_BYTES = Long.BYTES;
+    /** The header, the three counts and the checksum. */
+    private static final int FIXED_BYTES = Long.BYTES + 2 * Integer.BYTES + 1 + ACCOUNT_LIMITS_BYTES + 3 * Long.BYTES
+        + 3 * Integer.BYTES + CHECKSUM_BYTES;
+    /** A book without its name's characters: symbol, the name's length, five i64, halted. */
+    private static final int BOOK_FIXED_BYTES = Integer.BYTES + 2 + 5 * Long.BYTES + 1;
+    /** Modified UTF-8 takes at most 3 bytes per char. */
+    private static final int MAX_UTF_BYTES_PER_CHAR = 3;
 
     private EngineSnapshot() {
     }
@@ -49,10 +71,10 @@ final class EngineSnapshot {
     static byte[] writeUnsealed(final MatchingEngine engine) {
         final OrderBook[] books = engine.books();
         int orderCount = 0;
-        int capacity = 128;
+        int capacity = FIXED_BYTES;
         for (final OrderBook book : books) {
             orderCount += countOrders(book.bids) + countOrders(book.asks);
-            capacity += 64 + 3 * book.name.length();
+            capacity += BOOK_FIXED_BYTES + MAX_UTF_BYTES_PER_CHAR * book.name.length();
         }
         // Sized up front (an upper bound), so the copy is written without growing the array.
         final Out out = new Out(capacity + ACCOUNT_BYTES * engine.accounts().size() + ORDER_BYTES * orderCount);
@@ -105,14 +127,14 @@ final class EngineSnapshot {
 
     /** Fills in the checksum of a snapshot from {@link #writeUnsealed}; returns the same array. */
     static byte[] seal(final byte[] unsealed) {
-        final int bodyLength = unsealed.length - Long.BYTES;
-        ByteBuffer.wrap(unsealed, bodyLength, Long.BYTES).putLong(hash(unsealed, bodyLength));
+        final int bodyLength = unsealed.length - CHECKSUM_BYTES;
+        ByteBuffer.wrap(unsealed, bodyLength, CHECKSUM_BYTES).putLong(hash(unsealed, bodyLength));
         return unsealed;
     }
 
     /** The state hash: the checksum a snapshot ends with. */
     static long stateHash(final byte[] snapshot) {
-        return ByteBuffer.wrap(snapshot, snapshot.length - Long.BYTES, Long.BYTES).getLong();
+        return ByteBuffer.wrap(snapshot, snapshot.length - CHECKSUM_BYTES, CHECKSUM_BYTES).getLong();
     }
 
     private static void writeAccountLimits(final Out out, final long maxOrderQuantity, final long maxOrderNotional,
@@ -226,10 +248,10 @@ final class EngineSnapshot {
     }
 
     static MatchingEngine read(final byte[] snapshot) {
-        if (snapshot.length < 2 * Long.BYTES) {
+        if (snapshot.length < Long.BYTES + CHECKSUM_BYTES) { // not even the magic and the checksum
             throw new IllegalArgumentException("corrupt engine snapshot: only " + snapshot.length + " bytes");
         }
-        final int bodyLength = snapshot.length - Long.BYTES;
+        final int bodyLength = snapshot.length - CHECKSUM_BYTES;
         if (hash(snapshot, bodyLength) != stateHash(snapshot)) {
             throw new IllegalArgumentException("corrupt engine snapshot: checksum does not match its " + bodyLength + " bytes");
         }

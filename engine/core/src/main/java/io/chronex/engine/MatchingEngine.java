@@ -158,85 +158,129 @@ public final class MatchingEngine {
             reject(c, RejectReason.UNKNOWN_SYMBOL);
             return;
         }
-        Account account = accounts.get(c.account);
+        final Account account = accountOf(c);
         if (account == null) {
-            if (!createAccountsOnFirstUse) {
-                reject(c, RejectReason.UNKNOWN_ACCOUNT);
-                return;
-            }
-            account = new Account(c.account, defaultAccount);
-            accounts.put(c.account, account);
+            reject(c, RejectReason.UNKNOWN_ACCOUNT);
+            return;
         }
+        final RejectReason reason = newOrderCheck(c, book, account);
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            return;
+        }
+        final Order order = orderFrom(c, book, account);
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = order.timeInForce == TimeInForce.FOK_BUDGET;
+        result.orderType = c.orderType;
+        if ((order.timeInForce == TimeInForce.FOK && !canFillCompletely(book, order, !market, order.price))
+            || (budget && !fitsBudget(book, order, order.price))) {
+            cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
+            describeOrder(order, OrderStatus.CANCELLED);
+            releaseOrder(order);
+            return;
+        }
+        matchAndRest(book, order, market, budget);
+    }
+
+    /** The account of a new order, created with the default limits on first use where allowed; null when unknown. */
+    private Account accountOf(final Command c) {
+        final Account account = accounts.get(c.account);
+        if (account != null || !createAccountsOnFirstUse) {
+            return account;
+        }
+        final Account created = new Account(c.account, defaultAccount);
+        accounts.put(c.account, created);
+        return created;
+    }
+
+    /**
+     * Why a new order is refused, or NONE: first what makes it no valid order at all, then the
+     * checks in the order docs/engine.md lists them, each only when switched on.
+     */
+    private RejectReason newOrderCheck(final Command c, final OrderBook book, final Account account) {
         final TimeInForce tif = c.timeInForce;
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = tif == TimeInForce.FOK_BUDGET;
         if (c.side == null || c.orderType == null || tif == null || c.clientOrderId == 0
             || (c.postOnly && (market || tif == TimeInForce.IOC || tif == TimeInForce.FOK || budget))
             || (market && budget)) {
-            reject(c, RejectReason.INVALID_ORDER);
-            return;
+            return RejectReason.INVALID_ORDER;
         }
         final long quantity = c.quantity;
         final long price = c.price;
-        final RejectReason reason;
         if (quantity < 1 || quantity > MAX_QUANTITY) {
-            reason = RejectReason.INVALID_QUANTITY;
-        } else if (!market && (price < 1 || price > MAX_PRICE)) {
-            reason = RejectReason.INVALID_PRICE;
-        } else if (findLive(c.account, c.clientOrderId) != null) {
-            reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        } else if (checkHalt && book.halted) {
-            reason = RejectReason.SYMBOL_HALTED;
-        } else if (checkKillSwitch && account.killSwitch) {
-            reason = RejectReason.KILL_SWITCH_ACTIVE;
-        } else if (checkTickAndLot && quantity % book.lotSize != 0) {
-            reason = RejectReason.QUANTITY_NOT_ON_LOT;
-        } else if (checkTickAndLot && !market && !budget && price % book.tickSize != 0) {
-            reason = RejectReason.PRICE_NOT_ON_TICK;
-        } else if (checkPriceBand && !market && !budget && outsideBand(book, price)) {
-            reason = RejectReason.PRICE_OUTSIDE_BAND;
-        } else if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
-            reason = RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        } else if (checkMaxOrderNotional && account.maxOrderNotional > 0 && !market
-            && (budget ? price : multiplySaturated(price, quantity)) > account.maxOrderNotional) {
-            reason = RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        } else if (checkMaxOpenOrders && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
-            reason = RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
-        } else if (c.postOnly && wouldCross(book, c.side, price)) {
-            reason = RejectReason.POST_ONLY_WOULD_TAKE;
-        } else {
-            reason = RejectReason.NONE;
+            return RejectReason.INVALID_QUANTITY;
         }
-        if (reason != RejectReason.NONE) {
-            reject(c, reason);
-            return;
+        if (!market && (price < 1 || price > MAX_PRICE)) {
+            return RejectReason.INVALID_PRICE;
         }
+        if (findLive(c.account, c.clientOrderId) != null) {
+            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        }
+        if (checkHalt && book.halted) {
+            return RejectReason.SYMBOL_HALTED;
+        }
+        if (checkKillSwitch && account.killSwitch) {
+            return RejectReason.KILL_SWITCH_ACTIVE;
+        }
+        if (checkTickAndLot && quantity % book.lotSize != 0) {
+            return RejectReason.QUANTITY_NOT_ON_LOT;
+        }
+        if (checkTickAndLot && !market && !budget && price % book.tickSize != 0) {
+            return RejectReason.PRICE_NOT_ON_TICK;
+        }
+        if (checkPriceBand && !market && !budget && outsideBand(book, price)) {
+            return RejectReason.PRICE_OUTSIDE_BAND;
+        }
+        return newOrderLimitCheck(c, book, account, market, budget);
+    }
 
+    /** The account limits and post-only, after every other check on a new order. */
+    private RejectReason newOrderLimitCheck(final Command c, final OrderBook book, final Account account, final boolean market,
+                                            final boolean budget) {
+        final long quantity = c.quantity;
+        final long price = c.price;
+        if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
+            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        }
+        if (checkMaxOrderNotional && account.maxOrderNotional > 0 && !market
+            && (budget ? price : multiplySaturated(price, quantity)) > account.maxOrderNotional) {
+            return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+        }
+        if (checkMaxOpenOrders && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
+            return RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
+        }
+        if (c.postOnly && wouldCross(book, c.side, price)) {
+            return RejectReason.POST_ONLY_WOULD_TAKE;
+        }
+        return RejectReason.NONE;
+    }
+
+    /** A pooled order filled in from an accepted new-order command, with the next order id. */
+    private Order orderFrom(final Command c, final OrderBook book, final Account account) {
         final Order order = allocateOrder();
         order.orderId = ++lastOrderId;
         order.clientOrderId = c.clientOrderId;
-        order.price = price;
-        order.quantity = quantity;
-        order.leaves = quantity;
+        order.price = c.price;
+        order.quantity = c.quantity;
+        order.leaves = c.quantity;
         order.cumulative = 0;
         order.side = c.side;
-        order.timeInForce = tif;
+        order.timeInForce = c.timeInForce;
         order.postOnly = c.postOnly;
         order.account = account;
         order.accountId = account.id;
         order.book = book;
+        return order;
+    }
 
-        final Result r = result;
-        r.orderType = c.orderType;
-        if ((tif == TimeInForce.FOK && !canFillCompletely(book, order, !market, price))
-            || (budget && !fitsBudget(book, order, price))) {
-            cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
-            describeOrder(order, OrderStatus.CANCELLED);
-            releaseOrder(order);
-            return;
-        }
-
-        final boolean stoppedBySelfTrade = match(book, order, !market && !budget, price);
+    /**
+     * Matches a new order, then rests what is left of a GTC or DAY limit order and cancels what is
+     * left of anything else (or of an order self-trade prevention stopped).
+     */
+    private void matchAndRest(final OrderBook book, final Order order, final boolean market, final boolean budget) {
+        final TimeInForce tif = order.timeInForce;
+        final boolean stoppedBySelfTrade = match(book, order, !market && !budget, order.price);
         final OrderStatus status;
         boolean rests = false;
         if (order.leaves == 0) {
@@ -253,7 +297,7 @@ public final class MatchingEngine {
         }
         if (rests) {
             rest(book, order);
-            account.add(order);
+            order.account.add(order);
             ordersById.put(order.orderId, order);
             indexClientOrderId(order);
         }

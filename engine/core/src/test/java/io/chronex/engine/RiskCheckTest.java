@@ -25,14 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /** Each pre-trade check rejects with its own reason, and each can be switched off. */
 class RiskCheckTest {
+    private final EngineFixture f = withChecks(RiskCheck.all());
+
     /** Tick 5, lot 10, band 10% around 1000. */
     private static EngineFixture withChecks(final int checks) {
         return new EngineFixture(new EngineConfig(
             List.of(new SymbolSpec(SYM, "TICKED", 100, 5, 10, 1000, 1000)),
             List.of(AccountSpec.unlimited(ALICE), AccountSpec.unlimited(BOB)), checks, false, null));
     }
-
-    private final EngineFixture f = withChecks(RiskCheck.all());
 
     @Test
     void unknownSymbolIsRejected() {

@@ -34,6 +34,19 @@ public final class FixDecoder {
 
     private static final byte SOH = 1;
     private static final byte[] BEGIN = "8=FIX.4.4\u00019=".getBytes(StandardCharsets.US_ASCII);
+    // UTCTimestamp, YYYYMMDD-HH:MM:SS[.fraction]: where each part starts in the value.
+    private static final int TIMESTAMP_YEAR = 0;            // 4 digits
+    private static final int TIMESTAMP_MONTH = 4;           // 2 digits
+    private static final int TIMESTAMP_DAY = 6;             // 2 digits
+    private static final int TIMESTAMP_DASH = 8;            // '-'
+    private static final int TIMESTAMP_HOUR = 9;            // 2 digits
+    private static final int TIMESTAMP_COLON = 11;          // ':'
+    private static final int TIMESTAMP_MINUTE = 12;         // 2 digits
+    private static final int TIMESTAMP_SECOND_COLON = 14;   // ':'
+    private static final int TIMESTAMP_SECOND = 15;         // 2 digits
+    private static final int TIMESTAMP_DOT = 17;            // '.', or the end of a value without a fraction
+    private static final int TIMESTAMP_FRACTION = 18;       // 1 to 9 digits; the first 3 are milliseconds
+    private static final int TIMESTAMP_MAX_LENGTH = 27;
     private static final int MAX_FIELDS = 256;
     private static final int DIRECT_TAGS = 1024;
     private static final long[] POWERS = new long[19];
@@ -56,6 +69,8 @@ public final class FixDecoder {
     private int msgType;
     private long msgSeqNum;
     private int rejectRefTag;
+    /** Where the CheckSum field starts in the message being decoded, -1 when it has none. */
+    private int checksumFieldStart;
     private final StringBuilder rejectText = new StringBuilder(128);
 
     /**
@@ -119,19 +134,35 @@ public final class FixDecoder {
      * {@link #msgType()} hold what could be read of them
      */
     public int decode(final DirectBuffer buf, final int offset, final int length) {
+        begin(buf);
+        final int fields = indexFields(buf, offset, offset + length);
+        if (fields != OK) {
+            return fields;
+        }
+        final int frame = checkFrame(buf, offset);
+        if (frame != OK) {
+            return frame;
+        }
+        return checkHeader();
+    }
+
+    private void begin(final DirectBuffer buf) {
         buffer = buf;
         fieldCount = 0;
         msgType = 0;
         msgSeqNum = -1;
         rejectRefTag = 0;
         rejectText.setLength(0);
+        checksumFieldStart = -1;
         if (++generation == 0) {
             java.util.Arrays.fill(generationByTag, 0);
             generation = 1;
         }
-        final int end = offset + length;
+    }
+
+    /** Splits [offset, end) into tag=value fields and indexes them, noting MsgType, MsgSeqNum and where CheckSum starts. */
+    private int indexFields(final DirectBuffer buf, final int offset, final int end) {
         int position = offset;
-        int checksumFieldStart = -1;
         while (position < end) {
             final int fieldStart = position;
             int tag = 0;
@@ -158,29 +189,47 @@ public final class FixDecoder {
             }
             final int valueLength = position - valueStart;
             position++;
-            if (valueLength == 0) {
-                return reject(TAG_WITHOUT_VALUE, tag, "tag " + tag + " has no value");
-            }
-            if (fieldCount == MAX_FIELDS) {
-                return reject(OTHER, tag, "more than " + MAX_FIELDS + " fields");
-            }
-            if (find(tag) >= 0) {
-                return reject(TAG_REPEATED, tag, "tag " + tag + " appears more than once");
+            final int field = checkField(tag, valueLength, position == end);
+            if (field != OK) {
+                return field;
             }
             if (tag == FixTags.CHECK_SUM) {
                 checksumFieldStart = fieldStart;
-                if (position != end) {
-                    return reject(TAG_OUT_OF_ORDER, tag, "CheckSum (10) is not the last field");
-                }
             }
             index(tag, valueStart, valueLength);
-            if (tag == FixTags.MSG_SEQ_NUM) {
-                final long seq = parseLong(valueStart, valueLength);
-                msgSeqNum = seq > 0 && seq != Long.MIN_VALUE ? seq : -1;
-            } else if (tag == FixTags.MSG_TYPE && valueLength <= 2) {
-                msgType = buf.getByte(valueStart) & 0xFF | (valueLength == 2 ? (buf.getByte(valueStart + 1) & 0xFF) << 8 : 0);
-            }
+            noteHeaderField(buf, tag, valueStart, valueLength);
         }
+        return OK;
+    }
+
+    private int checkField(final int tag, final int valueLength, final boolean last) {
+        if (valueLength == 0) {
+            return reject(TAG_WITHOUT_VALUE, tag, "tag " + tag + " has no value");
+        }
+        if (fieldCount == MAX_FIELDS) {
+            return reject(OTHER, tag, "more than " + MAX_FIELDS + " fields");
+        }
+        if (find(tag) >= 0) {
+            return reject(TAG_REPEATED, tag, "tag " + tag + " appears more than once");
+        }
+        if (tag == FixTags.CHECK_SUM && !last) {
+            return reject(TAG_OUT_OF_ORDER, tag, "CheckSum (10) is not the last field");
+        }
+        return OK;
+    }
+
+    /** Keeps MsgSeqNum and MsgType as read, so a reject can still name them. */
+    private void noteHeaderField(final DirectBuffer buf, final int tag, final int valueStart, final int valueLength) {
+        if (tag == FixTags.MSG_SEQ_NUM) {
+            final long seq = parseLong(valueStart, valueLength);
+            msgSeqNum = seq > 0 && seq != Long.MIN_VALUE ? seq : -1;
+        } else if (tag == FixTags.MSG_TYPE && valueLength <= 2) {
+            msgType = buf.getByte(valueStart) & 0xFF | (valueLength == 2 ? (buf.getByte(valueStart + 1) & 0xFF) << 8 : 0);
+        }
+    }
+
+    /** The frame around the body: the first three fields in order, then BodyLength and CheckSum that add up. */
+    private int checkFrame(final DirectBuffer buf, final int offset) {
         if (fieldCount < 4 || tags[0] != FixTags.BEGIN_STRING || tags[1] != FixTags.BODY_LENGTH || tags[2] != FixTags.MSG_TYPE) {
             return reject(TAG_OUT_OF_ORDER, fieldCount > 2 ? tags[Math.min(2, fieldCount - 1)] : 0,
                 "a message starts with BeginString (8), BodyLength (9) and MsgType (35), in that order");
@@ -194,6 +243,10 @@ public final class FixDecoder {
             return reject(OTHER, FixTags.BODY_LENGTH, "BodyLength is " + declaredBody + " but the body has "
                 + (checksumFieldStart - bodyStart) + " bytes");
         }
+        return checkSum(buf, offset);
+    }
+
+    private int checkSum(final DirectBuffer buf, final int offset) {
         final int checksumOffset = valueOffset(FixTags.CHECK_SUM);
         int declaredSum = -1;
         if (valueLength(FixTags.CHECK_SUM) == 3) {
@@ -209,6 +262,11 @@ public final class FixDecoder {
             return reject(OTHER, FixTags.CHECK_SUM, "CheckSum is " + stringValue(FixTags.CHECK_SUM) + ", computed "
                 + (sum < 10 ? "00" : sum < 100 ? "0" : "") + sum);
         }
+        return OK;
+    }
+
+    /** The header fields every message needs, in the order their rejects are reported. */
+    private int checkHeader() {
         if (valueLength(FixTags.MSG_TYPE) > 2) {
             return reject(INVALID_MSG_TYPE, FixTags.MSG_TYPE, "MsgType " + stringValue(FixTags.MSG_TYPE) + " is not valid");
         }
@@ -425,23 +483,25 @@ public final class FixDecoder {
         }
         final int o = offsets[slot];
         final int length = lengths[slot];
-        if (length != 17 && (length < 19 || length > 27 || buffer.getByte(o + 17) != '.')) {
+        if (length != TIMESTAMP_DOT && (length <= TIMESTAMP_FRACTION || length > TIMESTAMP_MAX_LENGTH
+            || buffer.getByte(o + TIMESTAMP_DOT) != '.')) {
             return Long.MIN_VALUE;
         }
-        if (buffer.getByte(o + 8) != '-' || buffer.getByte(o + 11) != ':' || buffer.getByte(o + 14) != ':') {
+        if (buffer.getByte(o + TIMESTAMP_DASH) != '-' || buffer.getByte(o + TIMESTAMP_COLON) != ':'
+            || buffer.getByte(o + TIMESTAMP_SECOND_COLON) != ':') {
             return Long.MIN_VALUE;
         }
-        final int year = digits(o, 4);
-        final int month = digits(o + 4, 2);
-        final int day = digits(o + 6, 2);
-        final int hour = digits(o + 9, 2);
-        final int minute = digits(o + 12, 2);
-        final int second = digits(o + 15, 2);
+        final int year = digits(o + TIMESTAMP_YEAR, 4);
+        final int month = digits(o + TIMESTAMP_MONTH, 2);
+        final int day = digits(o + TIMESTAMP_DAY, 2);
+        final int hour = digits(o + TIMESTAMP_HOUR, 2);
+        final int minute = digits(o + TIMESTAMP_MINUTE, 2);
+        final int second = digits(o + TIMESTAMP_SECOND, 2);
         int millis = 0;
-        if (length > 17) {
-            final int fractionDigits = length - 18;
-            final int f = digits(o + 18, Math.min(3, fractionDigits));
-            if (f < 0 || (fractionDigits > 3 && digits(o + 21, fractionDigits - 3) < 0)) {
+        if (length > TIMESTAMP_DOT) {
+            final int fractionDigits = length - TIMESTAMP_FRACTION;
+            final int f = digits(o + TIMESTAMP_FRACTION, Math.min(3, fractionDigits));
+            if (f < 0 || (fractionDigits > 3 && digits(o + TIMESTAMP_FRACTION + 3, fractionDigits - 3) < 0)) {
                 return Long.MIN_VALUE;
             }
             millis = fractionDigits >= 3 ? f : fractionDigits == 2 ? f * 10 : f * 100;

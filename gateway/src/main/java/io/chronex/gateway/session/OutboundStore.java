@@ -22,9 +22,29 @@ import org.agrona.MutableDirectBuffer;
  * <li>{@code 'R' 1 | i64 account}: that session's sequence numbers were reset (next outbound is 1);</li>
  * <li>{@code 'S' 1 | i64 events index}: where a gateway with nothing sent yet starts reading events.</li>
  * </ul>
+ * The offsets below are that layout, used by the writers (this class, and the gateway's Outbox for
+ * the entries of a batch) and the readers alike.
  */
 public final class OutboundStore implements AutoCloseable {
-    public static final int ENTRY_HEADER = 20;
+    // Every excerpt, from its start:
+    private static final int KIND_OFFSET = 0;               // u8: BATCH, RESET or START
+    private static final int VERSION_OFFSET = 1;            // u8
+    private static final int EVENTS_INDEX_OFFSET = 2;       // i64, BATCH and START
+    private static final int ACCOUNT_OFFSET = 2;            // i64, RESET
+    private static final int BATCH_LENGTH_OFFSET = 10;      // i32, BATCH
+    private static final int BATCH_OFFSET = 14;             // BATCH: the batch's entries
+    /** Kind, version and the i64 that every kind carries: anything shorter is truncated. */
+    private static final int MIN_EXCERPT_LENGTH = 10;
+    /** A mark (RESET or START): kind, version and one i64. */
+    private static final int MARK_LENGTH = 10;
+
+    // Every entry of a batch, from the entry's start:
+    public static final int ENTRY_ACCOUNT_OFFSET = 0;       // i64
+    public static final int ENTRY_SEQ_OFFSET = 8;           // i32 MsgSeqNum
+    public static final int ENTRY_MSG_TYPE_OFFSET = 12;     // i32 MsgType, as FixDecoder packs it
+    public static final int ENTRY_LENGTH_OFFSET = 16;       // i32, of the message bytes that follow
+    public static final int ENTRY_HEADER = 20;              // then the message bytes
+
     private static final byte BATCH = 'O';
     private static final byte RESET = 'R';
     private static final byte START = 'S';
@@ -67,40 +87,62 @@ public final class OutboundStore implements AutoCloseable {
                 any = true;
                 final Bytes<?> in = dc.wire().bytes();
                 final long storeIndex = dc.index();
-                if (in.readRemaining() < 10) {
+                final long at = in.readPosition();
+                if (in.readRemaining() < MIN_EXCERPT_LENGTH) {
                     throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex) + " is truncated");
                 }
-                final byte kind = in.readByte();
-                final byte version = in.readByte();
+                final byte kind = in.readByte(at + KIND_OFFSET);
+                final byte version = in.readByte(at + VERSION_OFFSET);
                 if (version != VERSION) {
                     throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
                         + " has version " + version + "; this build reads " + VERSION);
                 }
                 switch (kind) {
-                    case BATCH -> {
-                        final long events = in.readLong();
-                        if (events >= 0) {
-                            lastEventsIndex = events;
-                        }
-                        long remaining = in.readInt();
-                        while (remaining >= ENTRY_HEADER) {
-                            final long account = in.readLong();
-                            final int seq = in.readInt();
-                            final int msgType = in.readInt();
-                            final int length = in.readInt();
-                            visitor.message(account, seq, msgType, storeIndex);
-                            in.readSkip(length);
-                            remaining -= ENTRY_HEADER + length;
-                        }
-                    }
-                    case RESET -> visitor.reset(in.readLong());
-                    case START -> lastEventsIndex = in.readLong();
+                    case BATCH -> recoverBatch(in, at, storeIndex, visitor);
+                    case RESET -> visitor.reset(in.readLong(at + ACCOUNT_OFFSET));
+                    case START -> lastEventsIndex = in.readLong(at + EVENTS_INDEX_OFFSET);
                     default -> throw new IllegalStateException("outbound store " + queue.file() + ": excerpt "
                         + Long.toHexString(storeIndex) + " has unknown kind " + kind);
                 }
             }
         }
         return any;
+    }
+
+    private void recoverBatch(final Bytes<?> in, final long at, final long storeIndex, final Visitor visitor) {
+        if (in.readRemaining() < BATCH_OFFSET) {
+            throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex) + " is truncated");
+        }
+        final long events = in.readLong(at + EVENTS_INDEX_OFFSET);
+        if (events >= 0) {
+            lastEventsIndex = events;
+        }
+        long entry = at + BATCH_OFFSET;
+        long remaining = in.readInt(at + BATCH_LENGTH_OFFSET);
+        while (remaining >= ENTRY_HEADER) {
+            final long next = entryEnd(in, entry);
+            if (next < 0) {
+                throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
+                    + " is truncated");
+            }
+            visitor.message(in.readLong(entry + ENTRY_ACCOUNT_OFFSET), in.readInt(entry + ENTRY_SEQ_OFFSET),
+                in.readInt(entry + ENTRY_MSG_TYPE_OFFSET), storeIndex);
+            remaining -= next - entry;
+            entry = next;
+        }
+    }
+
+    /**
+     * Where the batch entry at {@code entry} ends, or -1 when it runs past the excerpt (a damaged
+     * store): absolute reads are not bounded by the excerpt, so the walk checks for itself.
+     */
+    private static long entryEnd(final Bytes<?> in, final long entry) {
+        final long limit = in.readLimit();
+        if (entry + ENTRY_HEADER > limit) {
+            return -1;
+        }
+        final int length = in.readInt(entry + ENTRY_LENGTH_OFFSET);
+        return length < 0 || entry + ENTRY_HEADER + length > limit ? -1 : entry + ENTRY_HEADER + length;
     }
 
     /** The last events index handled (or marked as the start), Long.MIN_VALUE if none. */
@@ -112,9 +154,11 @@ public final class OutboundStore implements AutoCloseable {
     public void markStart(final long eventsIndex) {
         try (DocumentContext dc = appender.writingDocument()) {
             final Bytes<?> out = dc.wire().bytes();
-            out.writeByte(START);
-            out.writeByte(VERSION);
-            out.writeLong(eventsIndex);
+            final long at = out.writePosition();
+            out.writeSkip(MARK_LENGTH);
+            out.writeByte(at + KIND_OFFSET, START);
+            out.writeByte(at + VERSION_OFFSET, VERSION);
+            out.writeLong(at + EVENTS_INDEX_OFFSET, eventsIndex);
         }
         lastEventsIndex = eventsIndex;
     }
@@ -122,9 +166,11 @@ public final class OutboundStore implements AutoCloseable {
     public void markReset(final long account) {
         try (DocumentContext dc = appender.writingDocument()) {
             final Bytes<?> out = dc.wire().bytes();
-            out.writeByte(RESET);
-            out.writeByte(VERSION);
-            out.writeLong(account);
+            final long at = out.writePosition();
+            out.writeSkip(MARK_LENGTH);
+            out.writeByte(at + KIND_OFFSET, RESET);
+            out.writeByte(at + VERSION_OFFSET, VERSION);
+            out.writeLong(at + ACCOUNT_OFFSET, account);
         }
     }
 
@@ -132,11 +178,13 @@ public final class OutboundStore implements AutoCloseable {
     public long append(final long eventsIndex, final DirectBuffer batch, final int length) {
         try (DocumentContext dc = appender.writingDocument()) {
             final Bytes<?> out = dc.wire().bytes();
-            out.writeByte(BATCH);
-            out.writeByte(VERSION);
-            out.writeLong(eventsIndex);
-            out.writeInt(length);
-            out.write(batch.byteArray(), 0, length);
+            final long at = out.writePosition();
+            out.writeSkip(BATCH_OFFSET + length);
+            out.writeByte(at + KIND_OFFSET, BATCH);
+            out.writeByte(at + VERSION_OFFSET, VERSION);
+            out.writeLong(at + EVENTS_INDEX_OFFSET, eventsIndex);
+            out.writeInt(at + BATCH_LENGTH_OFFSET, length);
+            out.write(at + BATCH_OFFSET, batch.byteArray(), 0, length);
         }
         if (eventsIndex >= 0) {
             lastEventsIndex = eventsIndex;
@@ -159,27 +207,29 @@ public final class OutboundStore implements AutoCloseable {
                 return -1;
             }
             final Bytes<?> in = dc.wire().bytes();
-            if (in.readByte() != BATCH || in.readByte() != VERSION) {
+            final long at = in.readPosition();
+            if (in.readRemaining() < BATCH_OFFSET || in.readByte(at + KIND_OFFSET) != BATCH || in.readByte(at + VERSION_OFFSET) != VERSION) {
                 return -1;
             }
-            in.readLong();
-            long remaining = in.readInt();
+            long entry = at + BATCH_OFFSET;
+            long remaining = in.readInt(at + BATCH_LENGTH_OFFSET);
             while (remaining >= ENTRY_HEADER) {
-                final long entryAccount = in.readLong();
-                final int entrySeq = in.readInt();
-                in.readInt();
-                final int length = in.readInt();
-                if (entryAccount == account && entrySeq == seq) {
+                final long next = entryEnd(in, entry);
+                if (next < 0) {
+                    return -1;
+                }
+                if (in.readLong(entry + ENTRY_ACCOUNT_OFFSET) == account && in.readInt(entry + ENTRY_SEQ_OFFSET) == seq) {
+                    final int length = (int) (next - entry - ENTRY_HEADER);
                     if (length > dst.capacity()) {
                         return -1;
                     }
                     for (int i = 0; i < length; i++) {
-                        dst.putByte(i, in.readByte());
+                        dst.putByte(i, in.readByte(entry + ENTRY_HEADER + i));
                     }
                     return length;
                 }
-                in.readSkip(length);
-                remaining -= ENTRY_HEADER + length;
+                remaining -= next - entry;
+                entry = next;
             }
             return -1;
         }

@@ -18,6 +18,9 @@ import java.nio.file.Path;
 public final class ResendIndex implements AutoCloseable {
     /** Messages per session between sequence resets (64 MiB of address space, sparse on disk). */
     public static final int CAPACITY = 1 << 23;
+    /** The file is one i64 store index per MsgSeqNum, MsgSeqNum n at (n - 1) * ENTRY_LENGTH. */
+    private static final int ENTRY_LENGTH = Long.BYTES;
+    private static final long FILE_LENGTH = (long) ENTRY_LENGTH * CAPACITY;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
@@ -25,8 +28,8 @@ public final class ResendIndex implements AutoCloseable {
 
     public ResendIndex(final Path file) {
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.setLength(8L * CAPACITY);
-            mapped = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 8L * CAPACITY);
+            raf.setLength(FILE_LENGTH);
+            mapped = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, FILE_LENGTH);
         } catch (final IOException e) {
             throw new IllegalStateException("cannot map resend index " + file + ": " + e.getMessage(), e);
         }
@@ -48,13 +51,13 @@ public final class ResendIndex implements AutoCloseable {
         if (size == CAPACITY) {
             return false;
         }
-        buffer.putLong(8 * size++, storeIndex);
+        buffer.putLong(ENTRY_LENGTH * size++, storeIndex);
         return true;
     }
 
     /** The store index of the message with this MsgSeqNum, or -1 when unknown. */
     public long get(final long seq) {
-        return seq >= 1 && seq <= size ? buffer.getLong((int) (8 * (seq - 1))) : -1;
+        return seq >= 1 && seq <= size ? buffer.getLong((int) (ENTRY_LENGTH * (seq - 1))) : -1;
     }
 
     /** After a sequence reset: numbering starts again at 1. */

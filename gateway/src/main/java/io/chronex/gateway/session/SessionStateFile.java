@@ -21,19 +21,26 @@ import java.nio.file.Path;
  * session: SenderCompID (32 bytes, NUL padded), next expected inbound MsgSeqNum (i64).
  */
 public final class SessionStateFile implements AutoCloseable {
-    private static final long MAGIC = 0x4358_5353_5441_5431L; // "CXSSTAT1"
-    private static final int HEADER = 64;
-    private static final int SLOT = 64;
-    private static final int NAME = 32;
-    private static final int EXPECTED = 32;
-    private static final int SCAN_FROM = 16;
     public static final int MAX_SESSIONS = 4096;
+    private static final long MAGIC = 0x4358_5353_5441_5431L; // "CXSSTAT1"
+    private static final long VERSION = 1;
+
+    // The header, from the file's start:
+    private static final int MAGIC_OFFSET = 0;              // i64 MAGIC; 0 in a fresh file
+    private static final int VERSION_OFFSET = 8;            // i64 VERSION
+    private static final int SCAN_FROM_OFFSET = 16;         // i64 journal index, -1: none
+    private static final int HEADER_LENGTH = 64;            // then the slots
+    // A session's slot, from the slot's start:
+    private static final int NAME_OFFSET = 0;               // SenderCompID, US-ASCII, NUL padded; NUL first: slot free
+    private static final int NAME_LENGTH = 32;
+    private static final int EXPECTED_OFFSET = 32;          // i64 next expected inbound MsgSeqNum
+    private static final int SLOT_LENGTH = 64;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
 
     public SessionStateFile(final Path file) {
-        final long size = HEADER + (long) SLOT * MAX_SESSIONS;
+        final long size = HEADER_LENGTH + (long) SLOT_LENGTH * MAX_SESSIONS;
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             final boolean fresh = raf.length() == 0;
             if (!fresh && raf.length() != size) {
@@ -46,11 +53,12 @@ public final class SessionStateFile implements AutoCloseable {
             throw new IllegalStateException("cannot open session state " + file + ": " + e.getMessage(), e);
         }
         buffer = new UnsafeBuffer(mapped);
-        if (buffer.getLong(0) == 0) {
-            buffer.putLong(8, 1);
-            buffer.putLong(SCAN_FROM, -1);
-            buffer.putLong(0, MAGIC);
-        } else if (buffer.getLong(0) != MAGIC) {
+        // The magic goes in last, so a file whose creation was cut short is set up again.
+        if (buffer.getLong(MAGIC_OFFSET) == 0) {
+            buffer.putLong(VERSION_OFFSET, VERSION);
+            buffer.putLong(SCAN_FROM_OFFSET, -1);
+            buffer.putLong(MAGIC_OFFSET, MAGIC);
+        } else if (buffer.getLong(MAGIC_OFFSET) != MAGIC) {
             throw new IllegalStateException(file + " is not a chronex session state file");
         }
     }
@@ -59,10 +67,10 @@ public final class SessionStateFile implements AutoCloseable {
     public int slot(final String senderCompId) {
         final byte[] name = senderCompId.getBytes(StandardCharsets.US_ASCII);
         for (int i = 0; i < MAX_SESSIONS; i++) {
-            final int at = HEADER + i * SLOT;
-            if (buffer.getByte(at) == 0) {
-                buffer.putBytes(at, name);
-                buffer.putLong(at + EXPECTED, 1);
+            final int at = slotOffset(i);
+            if (buffer.getByte(at + NAME_OFFSET) == 0) {
+                buffer.putBytes(at + NAME_OFFSET, name);
+                buffer.putLong(at + EXPECTED_OFFSET, 1);
                 return i;
             }
             if (nameEquals(at, name)) {
@@ -72,10 +80,14 @@ public final class SessionStateFile implements AutoCloseable {
         throw new IllegalStateException("more than " + MAX_SESSIONS + " sessions in one gateway's state file");
     }
 
+    private static int slotOffset(final int slot) {
+        return HEADER_LENGTH + slot * SLOT_LENGTH;
+    }
+
     private boolean nameEquals(final int at, final byte[] name) {
-        for (int i = 0; i < NAME; i++) {
+        for (int i = 0; i < NAME_LENGTH; i++) {
             final byte expected = i < name.length ? name[i] : 0;
-            if (buffer.getByte(at + i) != expected) {
+            if (buffer.getByte(at + NAME_OFFSET + i) != expected) {
                 return false;
             }
         }
@@ -83,11 +95,11 @@ public final class SessionStateFile implements AutoCloseable {
     }
 
     public long expectedInbound(final int slot) {
-        return buffer.getLong(HEADER + slot * SLOT + EXPECTED);
+        return buffer.getLong(slotOffset(slot) + EXPECTED_OFFSET);
     }
 
     public void expectedInbound(final int slot, final long seq) {
-        buffer.putLong(HEADER + slot * SLOT + EXPECTED, seq);
+        buffer.putLong(slotOffset(slot) + EXPECTED_OFFSET, seq);
     }
 
     /**
@@ -95,11 +107,11 @@ public final class SessionStateFile implements AutoCloseable {
      * not be in the slots yet; -1 when it never appended anything.
      */
     public long scanFrom() {
-        return buffer.getLong(SCAN_FROM);
+        return buffer.getLong(SCAN_FROM_OFFSET);
     }
 
     public void scanFrom(final long index) {
-        buffer.putLong(SCAN_FROM, index);
+        buffer.putLong(SCAN_FROM_OFFSET, index);
     }
 
     @Override

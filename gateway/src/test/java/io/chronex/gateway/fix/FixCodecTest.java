@@ -15,6 +15,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The FIX codec: what it writes, what it accepts and refuses, and that it allocates nothing. */
 class FixCodecTest {
+    private static final String HEADER = "35=D|49=ALICE|56=CHRONEX|34=7|52=20261122-10:31:07.123|";
+
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
     private final FixEncoder encoder = new FixEncoder(buffer);
     private final FixDecoder decoder = new FixDecoder();
@@ -39,8 +41,6 @@ class FixCodecTest {
         assertEquals(b.capacity(), FixDecoder.frame(b, 0, b.capacity(), 4096));
         return decoder.decode(b, 0, b.capacity());
     }
-
-    private static final String HEADER = "35=D|49=ALICE|56=CHRONEX|34=7|52=20261122-10:31:07.123|";
 
     @Test
     void encodesWhatItDecodes() {

@@ -19,9 +19,39 @@ import net.openhft.chronicle.wire.DocumentContext;
 public final class CommandCodec {
     public static final byte MESSAGE_TYPE = 'C';
     public static final byte VERSION = 1;
-    public static final int LENGTH = 120;
-    /** Where the gateway-append timestamp sits in the excerpt. */
-    static final int GATEWAY_APPEND_OFFSET = 104;
+
+    // The layout, declared once for the writer and both readers: each field's offset from the
+    // excerpt's start and its type, in order (docs/messages.md says what each field means).
+    static final int MESSAGE_TYPE_OFFSET = 0;            // u8, 'C'
+    static final int VERSION_OFFSET = 1;                 // u8
+    static final int COMMAND_TYPE_OFFSET = 2;            // u8 ordinal
+    static final int SIDE_OFFSET = 3;                    // u8 ordinal
+    static final int ORDER_TYPE_OFFSET = 4;              // u8 ordinal
+    static final int TIME_IN_FORCE_OFFSET = 5;           // u8 ordinal
+    static final int FLAGS_OFFSET = 6;                   // u8, POST_ONLY_FLAG
+    static final int SELF_TRADE_PREVENTION_OFFSET = 7;   // u8 ordinal
+    static final int SYMBOL_OFFSET = 8;                  // i32
+    static final int GATEWAY_ID_OFFSET = 12;             // i32
+    static final int SESSION_ID_OFFSET = 16;             // i64
+    static final int ACCOUNT_OFFSET = 24;                // i64
+    static final int CLIENT_ORDER_ID_OFFSET = 32;        // i64
+    static final int ORDER_ID_OFFSET = 40;               // i64
+    static final int NEW_CLIENT_ORDER_ID_OFFSET = 48;    // i64
+    static final int PRICE_OFFSET = 56;                  // i64
+    static final int QUANTITY_OFFSET = 64;               // i64
+    static final int MAX_ORDER_QUANTITY_OFFSET = 72;     // i64
+    static final int MAX_ORDER_NOTIONAL_OFFSET = 80;     // i64
+    static final int MAX_OPEN_ORDERS_OFFSET = 88;        // i32
+    static final int CLIENT_SEQ_NUM_OFFSET = 92;         // i32
+    static final int GATEWAY_READ_OFFSET = 96;           // i64 nanos
+    /** Where the gateway-append timestamp sits in the excerpt (written last, by {@link #append}). */
+    static final int GATEWAY_APPEND_OFFSET = 104;        // i64 nanos
+    static final int RECEIPT_EPOCH_OFFSET = 112;         // i64 nanos since the epoch
+    public static final int LENGTH = 120;                // the whole excerpt
+    /** The two bytes every excerpt of both queues starts with: message type and schema version. */
+    static final int PREAMBLE_LENGTH = 2;
+    /** Bit 0 of the flags byte; the other bits are 0. */
+    static final int POST_ONLY_FLAG = 1;
     static final int NONE = 0xFF;
 
     private CommandCodec() {
@@ -43,31 +73,35 @@ public final class CommandCodec {
         }
     }
 
+    /** Writes one command excerpt at the write position and moves past it. */
     public static void write(final Bytes<?> out, final Command c, final Hops hops) {
-        out.writeByte(MESSAGE_TYPE);
-        out.writeByte(VERSION);
-        out.writeUnsignedByte(ordinal(c.type));
-        out.writeUnsignedByte(ordinal(c.side));
-        out.writeUnsignedByte(ordinal(c.orderType));
-        out.writeUnsignedByte(ordinal(c.timeInForce));
-        out.writeUnsignedByte(c.postOnly ? 1 : 0);
-        out.writeUnsignedByte(ordinal(c.selfTradePrevention));
-        out.writeInt(c.symbol);
-        out.writeInt(hops.gatewayId);
-        out.writeLong(hops.sessionId);
-        out.writeLong(c.account);
-        out.writeLong(c.clientOrderId);
-        out.writeLong(c.orderId);
-        out.writeLong(c.newClientOrderId);
-        out.writeLong(c.price);
-        out.writeLong(c.quantity);
-        out.writeLong(c.maxOrderQuantity);
-        out.writeLong(c.maxOrderNotional);
-        out.writeInt(c.maxOpenOrders);
-        out.writeInt(hops.clientSeqNum);
-        out.writeLong(hops.gatewayReadNanos);
-        out.writeLong(hops.gatewayAppendNanos);
-        out.writeLong(hops.receiptEpochNanos);
+        final long at = out.writePosition();
+        // Claims (and for elastic bytes, grows to) the whole excerpt; every one of its bytes is written below.
+        out.writeSkip(LENGTH);
+        out.writeByte(at + MESSAGE_TYPE_OFFSET, MESSAGE_TYPE);
+        out.writeByte(at + VERSION_OFFSET, VERSION);
+        out.writeUnsignedByte(at + COMMAND_TYPE_OFFSET, ordinal(c.type));
+        out.writeUnsignedByte(at + SIDE_OFFSET, ordinal(c.side));
+        out.writeUnsignedByte(at + ORDER_TYPE_OFFSET, ordinal(c.orderType));
+        out.writeUnsignedByte(at + TIME_IN_FORCE_OFFSET, ordinal(c.timeInForce));
+        out.writeUnsignedByte(at + FLAGS_OFFSET, c.postOnly ? POST_ONLY_FLAG : 0);
+        out.writeUnsignedByte(at + SELF_TRADE_PREVENTION_OFFSET, ordinal(c.selfTradePrevention));
+        out.writeInt(at + SYMBOL_OFFSET, c.symbol);
+        out.writeInt(at + GATEWAY_ID_OFFSET, hops.gatewayId);
+        out.writeLong(at + SESSION_ID_OFFSET, hops.sessionId);
+        out.writeLong(at + ACCOUNT_OFFSET, c.account);
+        out.writeLong(at + CLIENT_ORDER_ID_OFFSET, c.clientOrderId);
+        out.writeLong(at + ORDER_ID_OFFSET, c.orderId);
+        out.writeLong(at + NEW_CLIENT_ORDER_ID_OFFSET, c.newClientOrderId);
+        out.writeLong(at + PRICE_OFFSET, c.price);
+        out.writeLong(at + QUANTITY_OFFSET, c.quantity);
+        out.writeLong(at + MAX_ORDER_QUANTITY_OFFSET, c.maxOrderQuantity);
+        out.writeLong(at + MAX_ORDER_NOTIONAL_OFFSET, c.maxOrderNotional);
+        out.writeInt(at + MAX_OPEN_ORDERS_OFFSET, c.maxOpenOrders);
+        out.writeInt(at + CLIENT_SEQ_NUM_OFFSET, hops.clientSeqNum);
+        out.writeLong(at + GATEWAY_READ_OFFSET, hops.gatewayReadNanos);
+        out.writeLong(at + GATEWAY_APPEND_OFFSET, hops.gatewayAppendNanos);
+        out.writeLong(at + RECEIPT_EPOCH_OFFSET, hops.receiptEpochNanos);
     }
 
     /**
@@ -91,68 +125,62 @@ public final class CommandCodec {
      * straight from the journal's mapped memory (see JournalReplay in the engine).
      */
     public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final Command c, final Hops hops) {
-        if (length < 2) {
-            return DecodeStatus.TRUNCATED;
+        final DecodeStatus preamble = readPreamble(in, at, length, MESSAGE_TYPE, VERSION, LENGTH);
+        if (preamble != DecodeStatus.OK) {
+            return preamble;
         }
-        if (in.readByte(at) != MESSAGE_TYPE) {
-            return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
-        }
-        if (in.readByte(at + 1) != VERSION) {
-            return DecodeStatus.UNSUPPORTED_VERSION;
-        }
-        if (length < LENGTH) {
-            return DecodeStatus.TRUNCATED;
-        }
-        final int type = in.readUnsignedByte(at + 2);
-        final int side = in.readUnsignedByte(at + 3);
-        final int orderType = in.readUnsignedByte(at + 4);
-        final int timeInForce = in.readUnsignedByte(at + 5);
-        final int flags = in.readUnsignedByte(at + 6);
-        final int stp = in.readUnsignedByte(at + 7);
-        c.symbol = in.readInt(at + 8);
-        hops.gatewayId = in.readInt(at + 12);
-        hops.sessionId = in.readLong(at + 16);
-        c.account = in.readLong(at + 24);
-        c.clientOrderId = in.readLong(at + 32);
-        c.orderId = in.readLong(at + 40);
-        c.newClientOrderId = in.readLong(at + 48);
-        c.price = in.readLong(at + 56);
-        c.quantity = in.readLong(at + 64);
-        c.maxOrderQuantity = in.readLong(at + 72);
-        c.maxOrderNotional = in.readLong(at + 80);
-        c.maxOpenOrders = in.readInt(at + 88);
-        hops.clientSeqNum = in.readInt(at + 92);
-        hops.gatewayReadNanos = in.readLong(at + 96);
+        final int type = in.readUnsignedByte(at + COMMAND_TYPE_OFFSET);
+        final int side = in.readUnsignedByte(at + SIDE_OFFSET);
+        final int orderType = in.readUnsignedByte(at + ORDER_TYPE_OFFSET);
+        final int timeInForce = in.readUnsignedByte(at + TIME_IN_FORCE_OFFSET);
+        final int flags = in.readUnsignedByte(at + FLAGS_OFFSET);
+        final int stp = in.readUnsignedByte(at + SELF_TRADE_PREVENTION_OFFSET);
+        c.symbol = in.readInt(at + SYMBOL_OFFSET);
+        hops.gatewayId = in.readInt(at + GATEWAY_ID_OFFSET);
+        hops.sessionId = in.readLong(at + SESSION_ID_OFFSET);
+        c.account = in.readLong(at + ACCOUNT_OFFSET);
+        c.clientOrderId = in.readLong(at + CLIENT_ORDER_ID_OFFSET);
+        c.orderId = in.readLong(at + ORDER_ID_OFFSET);
+        c.newClientOrderId = in.readLong(at + NEW_CLIENT_ORDER_ID_OFFSET);
+        c.price = in.readLong(at + PRICE_OFFSET);
+        c.quantity = in.readLong(at + QUANTITY_OFFSET);
+        c.maxOrderQuantity = in.readLong(at + MAX_ORDER_QUANTITY_OFFSET);
+        c.maxOrderNotional = in.readLong(at + MAX_ORDER_NOTIONAL_OFFSET);
+        c.maxOpenOrders = in.readInt(at + MAX_OPEN_ORDERS_OFFSET);
+        hops.clientSeqNum = in.readInt(at + CLIENT_SEQ_NUM_OFFSET);
+        hops.gatewayReadNanos = in.readLong(at + GATEWAY_READ_OFFSET);
         hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
-        hops.receiptEpochNanos = in.readLong(at + 112);
+        hops.receiptEpochNanos = in.readLong(at + RECEIPT_EPOCH_OFFSET);
         c.type = CommandType.fromOrdinal(type);
         c.side = Side.fromOrdinal(side);
         c.orderType = OrderType.fromOrdinal(orderType);
         c.timeInForce = TimeInForce.fromOrdinal(timeInForce);
         c.selfTradePrevention = SelfTradePrevention.fromOrdinal(stp);
-        c.postOnly = (flags & 1) != 0;
+        c.postOnly = (flags & POST_ONLY_FLAG) != 0;
         if ((c.type == null && type != NONE) || (c.side == null && side != NONE) || (c.orderType == null && orderType != NONE)
-            || (c.timeInForce == null && timeInForce != NONE) || (c.selfTradePrevention == null && stp != NONE) || flags > 1) {
+            || (c.timeInForce == null && timeInForce != NONE) || (c.selfTradePrevention == null && stp != NONE) || flags > POST_ONLY_FLAG) {
             return DecodeStatus.BAD_VALUE;
         }
         return DecodeStatus.OK;
     }
 
     /**
-     * Reads the two bytes every excerpt starts with (message type, schema version) and checks that
-     * the fixed part of the given length is all there; shared by both codecs.
+     * Checks the two bytes every excerpt starts with (message type, schema version) at absolute
+     * offset {@code at}, and that the fixed part of the given length is all in the excerpt's
+     * {@code length} bytes; shared by both codecs.
      */
-    static DecodeStatus readPreamble(final Bytes<?> in, final byte messageType, final byte version, final int fixedLength) {
-        if (in.readRemaining() < 2) {
+    static DecodeStatus readPreamble(final RandomDataInput in, final long at, final long length, final byte messageType,
+                                     final byte version, final int fixedLength) {
+        if (length < PREAMBLE_LENGTH) {
             return DecodeStatus.TRUNCATED;
         }
-        if (in.readByte() != messageType) {
+        if (in.readByte(at + MESSAGE_TYPE_OFFSET) != messageType) {
             return DecodeStatus.UNKNOWN_MESSAGE_TYPE;
         }
-        if (in.readByte() != version) {
+        if (in.readByte(at + VERSION_OFFSET) != version) {
             return DecodeStatus.UNSUPPORTED_VERSION;
         }
-        return in.readRemaining() < fixedLength - 2 ? DecodeStatus.TRUNCATED : DecodeStatus.OK;
+        return length < fixedLength ? DecodeStatus.TRUNCATED : DecodeStatus.OK;
     }
 
     static int ordinal(final Enum<?> value) {

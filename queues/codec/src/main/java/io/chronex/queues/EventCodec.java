@@ -12,8 +12,11 @@ import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.api.TimeInForce;
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.RandomDataInput;
 
+import static io.chronex.queues.CommandCodec.MESSAGE_TYPE_OFFSET;
 import static io.chronex.queues.CommandCodec.NONE;
+import static io.chronex.queues.CommandCodec.VERSION_OFFSET;
 import static io.chronex.queues.CommandCodec.ordinal;
 
 /**
@@ -24,105 +27,229 @@ import static io.chronex.queues.CommandCodec.ordinal;
 public final class EventCodec {
     public static final byte MESSAGE_TYPE = 'E';
     public static final byte VERSION = 1;
-    public static final int HEADER_LENGTH = 152;
+
+    // The layouts, declared once for the writer and the reader: each field's offset from the start
+    // of its header or list entry and its type, in order (docs/messages.md says what each means).
+    // The header starts with the message type and version (CommandCodec's MESSAGE_TYPE_OFFSET and
+    // VERSION_OFFSET, as in every excerpt).
+    private static final int COMMAND_TYPE_OFFSET = 2;            // u8 ordinal
+    private static final int REJECT_REASON_OFFSET = 3;           // u8 ordinal
+    private static final int SIDE_OFFSET = 4;                    // u8 ordinal
+    private static final int ORDER_TYPE_OFFSET = 5;              // u8 ordinal
+    private static final int TIME_IN_FORCE_OFFSET = 6;           // u8 ordinal
+    private static final int ORDER_STATUS_OFFSET = 7;            // u8 ordinal
+    private static final int COMMAND_INDEX_OFFSET = 8;           // i64
+    private static final int GATEWAY_ID_OFFSET = 16;             // i32
+    private static final int SYMBOL_OFFSET = 20;                 // i32
+    private static final int SESSION_ID_OFFSET = 24;             // i64
+    private static final int ORDER_ID_OFFSET = 32;               // i64
+    private static final int ACCOUNT_OFFSET = 40;                // i64
+    private static final int CLIENT_ORDER_ID_OFFSET = 48;        // i64
+    private static final int PRICE_OFFSET = 56;                  // i64
+    private static final int QUANTITY_OFFSET = 64;               // i64
+    private static final int LEAVES_OFFSET = 72;                 // i64
+    private static final int CUMULATIVE_OFFSET = 80;             // i64
+    private static final int AFFECTED_ORDERS_OFFSET = 88;        // i32
+    private static final int FILL_COUNT_OFFSET = 92;             // i32
+    private static final int CANCEL_COUNT_OFFSET = 96;           // i32
+    private static final int LEVEL_CHANGE_COUNT_OFFSET = 100;    // i32
+    private static final int GATEWAY_READ_OFFSET = 104;          // i64 nanos
+    private static final int GATEWAY_APPEND_OFFSET = 112;        // i64 nanos
+    private static final int RECEIPT_EPOCH_OFFSET = 120;         // i64 nanos since the epoch
+    private static final int ENGINE_READ_OFFSET = 128;           // i64 nanos
+    private static final int ENGINE_DONE_OFFSET = 136;           // i64 nanos
+    private static final int ENGINE_APPEND_OFFSET = 144;         // i64 nanos
+    public static final int HEADER_LENGTH = 152;                 // then the fills, cancels and level changes
+
+    private static final int FILL_TRADE_ID_OFFSET = 0;                   // i64
+    private static final int FILL_PRICE_OFFSET = 8;                      // i64
+    private static final int FILL_QUANTITY_OFFSET = 16;                  // i64
+    private static final int FILL_TAKER_ORDER_ID_OFFSET = 24;            // i64
+    private static final int FILL_TAKER_ACCOUNT_OFFSET = 32;             // i64
+    private static final int FILL_TAKER_CLIENT_ORDER_ID_OFFSET = 40;     // i64
+    private static final int FILL_TAKER_LEAVES_OFFSET = 48;              // i64
+    private static final int FILL_TAKER_CUMULATIVE_OFFSET = 56;          // i64
+    private static final int FILL_MAKER_ORDER_ID_OFFSET = 64;            // i64
+    private static final int FILL_MAKER_ACCOUNT_OFFSET = 72;             // i64
+    private static final int FILL_MAKER_CLIENT_ORDER_ID_OFFSET = 80;     // i64
+    private static final int FILL_MAKER_LEAVES_OFFSET = 88;              // i64
+    private static final int FILL_MAKER_CUMULATIVE_OFFSET = 96;          // i64
+    private static final int FILL_TAKER_SIDE_OFFSET = 104;               // u8 ordinal
+    private static final int FILL_PADDING_OFFSET = 105;                  // 7 bytes 0
     public static final int FILL_LENGTH = 112;
+
+    private static final int CANCEL_ORDER_ID_OFFSET = 0;                 // i64
+    private static final int CANCEL_ACCOUNT_OFFSET = 8;                  // i64
+    private static final int CANCEL_CLIENT_ORDER_ID_OFFSET = 16;         // i64
+    private static final int CANCEL_SYMBOL_OFFSET = 24;                  // i32
+    private static final int CANCEL_SIDE_OFFSET = 28;                    // u8 ordinal
+    private static final int CANCEL_REASON_OFFSET = 29;                  // u8 ordinal
+    private static final int CANCEL_PADDING_OFFSET = 30;                 // 2 bytes 0
+    private static final int CANCEL_PRICE_OFFSET = 32;                   // i64
+    private static final int CANCEL_QUANTITY_OFFSET = 40;                // i64
+    private static final int CANCEL_LEAVES_OFFSET = 48;                  // i64
+    private static final int CANCEL_CUMULATIVE_OFFSET = 56;              // i64
     public static final int CANCEL_LENGTH = 64;
+
+    private static final int LEVEL_SYMBOL_OFFSET = 0;                    // i32
+    private static final int LEVEL_SIDE_OFFSET = 4;                      // u8 ordinal
+    private static final int LEVEL_PADDING_OFFSET = 5;                   // 3 bytes 0
+    private static final int LEVEL_PRICE_OFFSET = 8;                     // i64
+    private static final int LEVEL_QUANTITY_OFFSET = 16;                 // i64
+    private static final int LEVEL_ORDER_COUNT_OFFSET = 24;              // i32
+    private static final int LEVEL_TAIL_PADDING_OFFSET = 28;             // 4 bytes 0
     public static final int LEVEL_CHANGE_LENGTH = 32;
 
     private EventCodec() {
     }
 
+    /** Writes one events excerpt at the write position and moves past it. */
     public static void write(final Bytes<?> out, final EventHeader header, final Result r) {
-        final Hops hops = header.hops;
-        out.writeByte(MESSAGE_TYPE);
-        out.writeByte(VERSION);
-        out.writeUnsignedByte(ordinal(r.commandType));
-        out.writeUnsignedByte(ordinal(r.rejectReason));
-        out.writeUnsignedByte(ordinal(r.side));
-        out.writeUnsignedByte(ordinal(r.orderType));
-        out.writeUnsignedByte(ordinal(r.timeInForce));
-        out.writeUnsignedByte(ordinal(r.orderStatus));
-        out.writeLong(header.commandIndex);
-        out.writeInt(hops.gatewayId);
-        out.writeInt(r.symbol);
-        out.writeLong(hops.sessionId);
-        out.writeLong(r.orderId);
-        out.writeLong(r.account);
-        out.writeLong(r.clientOrderId);
-        out.writeLong(r.price);
-        out.writeLong(r.quantity);
-        out.writeLong(r.leavesQuantity);
-        out.writeLong(r.cumulativeQuantity);
-        out.writeInt(r.affectedOrders);
-        out.writeInt(r.fillCount());
-        out.writeInt(r.cancelCount());
-        out.writeInt(r.levelChangeCount());
-        out.writeLong(hops.gatewayReadNanos);
-        out.writeLong(hops.gatewayAppendNanos);
-        out.writeLong(hops.receiptEpochNanos);
-        out.writeLong(hops.engineReadNanos);
-        out.writeLong(hops.engineDoneNanos);
-        out.writeLong(hops.engineAppendNanos);
+        final long at = out.writePosition();
+        final long fillsAt = at + HEADER_LENGTH;
+        final long cancelsAt = fillsAt + (long) r.fillCount() * FILL_LENGTH;
+        final long levelsAt = cancelsAt + (long) r.cancelCount() * CANCEL_LENGTH;
+        final long end = levelsAt + (long) r.levelChangeCount() * LEVEL_CHANGE_LENGTH;
+        // Claims (and for elastic bytes, grows to) the whole excerpt; every one of its bytes is written below.
+        out.writeSkip(end - at);
+        writeHeader(out, at, header, r);
         for (int i = 0; i < r.fillCount(); i++) {
-            final Fill f = r.fill(i);
-            out.writeLong(f.tradeId);
-            out.writeLong(f.price);
-            out.writeLong(f.quantity);
-            out.writeLong(f.takerOrderId);
-            out.writeLong(f.takerAccount);
-            out.writeLong(f.takerClientOrderId);
-            out.writeLong(f.takerLeavesQuantity);
-            out.writeLong(f.takerCumulativeQuantity);
-            out.writeLong(f.makerOrderId);
-            out.writeLong(f.makerAccount);
-            out.writeLong(f.makerClientOrderId);
-            out.writeLong(f.makerLeavesQuantity);
-            out.writeLong(f.makerCumulativeQuantity);
-            out.writeUnsignedByte(ordinal(f.takerSide));
-            out.writeByte((byte) 0);
-            out.writeShort((short) 0);
-            out.writeInt(0);
+            writeFill(out, fillsAt + (long) i * FILL_LENGTH, r.fill(i));
         }
         for (int i = 0; i < r.cancelCount(); i++) {
-            final Cancel x = r.cancel(i);
-            out.writeLong(x.orderId);
-            out.writeLong(x.account);
-            out.writeLong(x.clientOrderId);
-            out.writeInt(x.symbol);
-            out.writeUnsignedByte(ordinal(x.side));
-            out.writeUnsignedByte(ordinal(x.reason));
-            out.writeShort((short) 0);
-            out.writeLong(x.price);
-            out.writeLong(x.quantity);
-            out.writeLong(x.leavesQuantity);
-            out.writeLong(x.cumulativeQuantity);
+            writeCancel(out, cancelsAt + (long) i * CANCEL_LENGTH, r.cancel(i));
         }
         for (int i = 0; i < r.levelChangeCount(); i++) {
-            final LevelChange l = r.levelChange(i);
-            out.writeInt(l.symbol);
-            out.writeUnsignedByte(ordinal(l.side));
-            out.writeByte((byte) 0);
-            out.writeShort((short) 0);
-            out.writeLong(l.price);
-            out.writeLong(l.quantity);
-            out.writeInt(l.orderCount);
-            out.writeInt(0);
+            writeLevelChange(out, levelsAt + (long) i * LEVEL_CHANGE_LENGTH, r.levelChange(i));
         }
     }
 
-    /** Reads one events excerpt; on anything but OK the result must not be used. */
+    private static void writeHeader(final Bytes<?> out, final long at, final EventHeader header, final Result r) {
+        final Hops hops = header.hops;
+        out.writeByte(at + MESSAGE_TYPE_OFFSET, MESSAGE_TYPE);
+        out.writeByte(at + VERSION_OFFSET, VERSION);
+        out.writeUnsignedByte(at + COMMAND_TYPE_OFFSET, ordinal(r.commandType));
+        out.writeUnsignedByte(at + REJECT_REASON_OFFSET, ordinal(r.rejectReason));
+        out.writeUnsignedByte(at + SIDE_OFFSET, ordinal(r.side));
+        out.writeUnsignedByte(at + ORDER_TYPE_OFFSET, ordinal(r.orderType));
+        out.writeUnsignedByte(at + TIME_IN_FORCE_OFFSET, ordinal(r.timeInForce));
+        out.writeUnsignedByte(at + ORDER_STATUS_OFFSET, ordinal(r.orderStatus));
+        out.writeLong(at + COMMAND_INDEX_OFFSET, header.commandIndex);
+        out.writeInt(at + GATEWAY_ID_OFFSET, hops.gatewayId);
+        out.writeInt(at + SYMBOL_OFFSET, r.symbol);
+        out.writeLong(at + SESSION_ID_OFFSET, hops.sessionId);
+        out.writeLong(at + ORDER_ID_OFFSET, r.orderId);
+        out.writeLong(at + ACCOUNT_OFFSET, r.account);
+        out.writeLong(at + CLIENT_ORDER_ID_OFFSET, r.clientOrderId);
+        out.writeLong(at + PRICE_OFFSET, r.price);
+        out.writeLong(at + QUANTITY_OFFSET, r.quantity);
+        out.writeLong(at + LEAVES_OFFSET, r.leavesQuantity);
+        out.writeLong(at + CUMULATIVE_OFFSET, r.cumulativeQuantity);
+        out.writeInt(at + AFFECTED_ORDERS_OFFSET, r.affectedOrders);
+        out.writeInt(at + FILL_COUNT_OFFSET, r.fillCount());
+        out.writeInt(at + CANCEL_COUNT_OFFSET, r.cancelCount());
+        out.writeInt(at + LEVEL_CHANGE_COUNT_OFFSET, r.levelChangeCount());
+        out.writeLong(at + GATEWAY_READ_OFFSET, hops.gatewayReadNanos);
+        out.writeLong(at + GATEWAY_APPEND_OFFSET, hops.gatewayAppendNanos);
+        out.writeLong(at + RECEIPT_EPOCH_OFFSET, hops.receiptEpochNanos);
+        out.writeLong(at + ENGINE_READ_OFFSET, hops.engineReadNanos);
+        out.writeLong(at + ENGINE_DONE_OFFSET, hops.engineDoneNanos);
+        out.writeLong(at + ENGINE_APPEND_OFFSET, hops.engineAppendNanos);
+    }
+
+    private static void writeFill(final Bytes<?> out, final long at, final Fill f) {
+        out.writeLong(at + FILL_TRADE_ID_OFFSET, f.tradeId);
+        out.writeLong(at + FILL_PRICE_OFFSET, f.price);
+        out.writeLong(at + FILL_QUANTITY_OFFSET, f.quantity);
+        out.writeLong(at + FILL_TAKER_ORDER_ID_OFFSET, f.takerOrderId);
+        out.writeLong(at + FILL_TAKER_ACCOUNT_OFFSET, f.takerAccount);
+        out.writeLong(at + FILL_TAKER_CLIENT_ORDER_ID_OFFSET, f.takerClientOrderId);
+        out.writeLong(at + FILL_TAKER_LEAVES_OFFSET, f.takerLeavesQuantity);
+        out.writeLong(at + FILL_TAKER_CUMULATIVE_OFFSET, f.takerCumulativeQuantity);
+        out.writeLong(at + FILL_MAKER_ORDER_ID_OFFSET, f.makerOrderId);
+        out.writeLong(at + FILL_MAKER_ACCOUNT_OFFSET, f.makerAccount);
+        out.writeLong(at + FILL_MAKER_CLIENT_ORDER_ID_OFFSET, f.makerClientOrderId);
+        out.writeLong(at + FILL_MAKER_LEAVES_OFFSET, f.makerLeavesQuantity);
+        out.writeLong(at + FILL_MAKER_CUMULATIVE_OFFSET, f.makerCumulativeQuantity);
+        out.writeUnsignedByte(at + FILL_TAKER_SIDE_OFFSET, ordinal(f.takerSide));
+        zero(out, at + FILL_PADDING_OFFSET, FILL_LENGTH - FILL_PADDING_OFFSET);
+    }
+
+    private static void writeCancel(final Bytes<?> out, final long at, final Cancel x) {
+        out.writeLong(at + CANCEL_ORDER_ID_OFFSET, x.orderId);
+        out.writeLong(at + CANCEL_ACCOUNT_OFFSET, x.account);
+        out.writeLong(at + CANCEL_CLIENT_ORDER_ID_OFFSET, x.clientOrderId);
+        out.writeInt(at + CANCEL_SYMBOL_OFFSET, x.symbol);
+        out.writeUnsignedByte(at + CANCEL_SIDE_OFFSET, ordinal(x.side));
+        out.writeUnsignedByte(at + CANCEL_REASON_OFFSET, ordinal(x.reason));
+        zero(out, at + CANCEL_PADDING_OFFSET, CANCEL_PRICE_OFFSET - CANCEL_PADDING_OFFSET);
+        out.writeLong(at + CANCEL_PRICE_OFFSET, x.price);
+        out.writeLong(at + CANCEL_QUANTITY_OFFSET, x.quantity);
+        out.writeLong(at + CANCEL_LEAVES_OFFSET, x.leavesQuantity);
+        out.writeLong(at + CANCEL_CUMULATIVE_OFFSET, x.cumulativeQuantity);
+    }
+
+    private static void writeLevelChange(final Bytes<?> out, final long at, final LevelChange l) {
+        out.writeInt(at + LEVEL_SYMBOL_OFFSET, l.symbol);
+        out.writeUnsignedByte(at + LEVEL_SIDE_OFFSET, ordinal(l.side));
+        zero(out, at + LEVEL_PADDING_OFFSET, LEVEL_PRICE_OFFSET - LEVEL_PADDING_OFFSET);
+        out.writeLong(at + LEVEL_PRICE_OFFSET, l.price);
+        out.writeLong(at + LEVEL_QUANTITY_OFFSET, l.quantity);
+        out.writeInt(at + LEVEL_ORDER_COUNT_OFFSET, l.orderCount);
+        zero(out, at + LEVEL_TAIL_PADDING_OFFSET, LEVEL_CHANGE_LENGTH - LEVEL_TAIL_PADDING_OFFSET);
+    }
+
+    /** Padding is written as zeros rather than skipped, so equal results give equal bytes whatever the buffer held. */
+    private static void zero(final Bytes<?> out, final long at, final int length) {
+        for (int i = 0; i < length; i++) {
+            out.writeByte(at + i, (byte) 0);
+        }
+    }
+
+    /**
+     * Reads one events excerpt at the read position and, when it is OK, moves past it; on anything
+     * but OK the result must not be used.
+     */
     public static DecodeStatus read(final Bytes<?> in, final EventHeader header, final Result r) {
-        final DecodeStatus preamble = CommandCodec.readPreamble(in, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        final long at = in.readPosition();
+        final long length = in.readRemaining();
+        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }
-        final Hops hops = header.hops;
-        final int commandType = in.readUnsignedByte();
-        final int rejectReason = in.readUnsignedByte();
-        final int side = in.readUnsignedByte();
-        final int orderType = in.readUnsignedByte();
-        final int timeInForce = in.readUnsignedByte();
-        final int orderStatus = in.readUnsignedByte();
+        if (!readOutcome(in, at, r)) {
+            return DecodeStatus.BAD_VALUE;
+        }
+        readSubject(in, at, header, r);
+        final int fills = in.readInt(at + FILL_COUNT_OFFSET);
+        final int cancels = in.readInt(at + CANCEL_COUNT_OFFSET);
+        final int levels = in.readInt(at + LEVEL_CHANGE_COUNT_OFFSET);
+        if (fills < 0 || cancels < 0 || levels < 0) {
+            return DecodeStatus.BAD_VALUE;
+        }
+        // Counts are checked against the bytes there before any entry is read, so a corrupt count cannot make the result grow.
+        final long fillsAt = at + HEADER_LENGTH;
+        final long cancelsAt = fillsAt + (long) fills * FILL_LENGTH;
+        final long levelsAt = cancelsAt + (long) cancels * CANCEL_LENGTH;
+        final long end = levelsAt + (long) levels * LEVEL_CHANGE_LENGTH;
+        if (end - at > length) {
+            return DecodeStatus.TRUNCATED;
+        }
+        if (!readFills(in, fillsAt, fills, r) || !readCancels(in, cancelsAt, cancels, r) || !readLevelChanges(in, levelsAt, levels, r)) {
+            return DecodeStatus.BAD_VALUE;
+        }
+        in.readPosition(end);
+        return DecodeStatus.OK;
+    }
+
+    /** The six enums of the header, into a reset result; false when one is an ordinal no writer produces. */
+    private static boolean readOutcome(final RandomDataInput in, final long at, final Result r) {
+        final int commandType = in.readUnsignedByte(at + COMMAND_TYPE_OFFSET);
+        final int rejectReason = in.readUnsignedByte(at + REJECT_REASON_OFFSET);
+        final int side = in.readUnsignedByte(at + SIDE_OFFSET);
+        final int orderType = in.readUnsignedByte(at + ORDER_TYPE_OFFSET);
+        final int timeInForce = in.readUnsignedByte(at + TIME_IN_FORCE_OFFSET);
+        final int orderStatus = in.readUnsignedByte(at + ORDER_STATUS_OFFSET);
         r.reset(CommandType.fromOrdinal(commandType));
         final RejectReason reason = RejectReason.fromOrdinal(rejectReason);
         final OrderStatus status = OrderStatus.fromOrdinal(orderStatus);
@@ -132,88 +259,95 @@ public final class EventCodec {
         if ((r.commandType == null && commandType != NONE) || reason == null || status == null
             || (r.side == null && side != NONE) || (r.orderType == null && orderType != NONE)
             || (r.timeInForce == null && timeInForce != NONE)) {
-            return DecodeStatus.BAD_VALUE;
+            return false;
         }
         r.rejectReason = reason;
         r.orderStatus = status;
-        header.commandIndex = in.readLong();
-        hops.gatewayId = in.readInt();
-        r.symbol = in.readInt();
-        hops.sessionId = in.readLong();
-        r.orderId = in.readLong();
-        r.account = in.readLong();
-        r.clientOrderId = in.readLong();
-        r.price = in.readLong();
-        r.quantity = in.readLong();
-        r.leavesQuantity = in.readLong();
-        r.cumulativeQuantity = in.readLong();
-        r.affectedOrders = in.readInt();
-        final int fills = in.readInt();
-        final int cancels = in.readInt();
-        final int levels = in.readInt();
-        hops.gatewayReadNanos = in.readLong();
-        hops.gatewayAppendNanos = in.readLong();
-        hops.receiptEpochNanos = in.readLong();
-        hops.engineReadNanos = in.readLong();
-        hops.engineDoneNanos = in.readLong();
-        hops.engineAppendNanos = in.readLong();
-        if (fills < 0 || cancels < 0 || levels < 0) {
-            return DecodeStatus.BAD_VALUE;
-        }
-        if (in.readRemaining() < (long) fills * FILL_LENGTH + (long) cancels * CANCEL_LENGTH + (long) levels * LEVEL_CHANGE_LENGTH) {
-            return DecodeStatus.TRUNCATED;
-        }
-        for (int i = 0; i < fills; i++) {
+        return true;
+    }
+
+    /** The header's numbers: the command it answers, the routing and hops, the subject order. */
+    private static void readSubject(final RandomDataInput in, final long at, final EventHeader header, final Result r) {
+        final Hops hops = header.hops;
+        header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
+        hops.gatewayId = in.readInt(at + GATEWAY_ID_OFFSET);
+        r.symbol = in.readInt(at + SYMBOL_OFFSET);
+        hops.sessionId = in.readLong(at + SESSION_ID_OFFSET);
+        r.orderId = in.readLong(at + ORDER_ID_OFFSET);
+        r.account = in.readLong(at + ACCOUNT_OFFSET);
+        r.clientOrderId = in.readLong(at + CLIENT_ORDER_ID_OFFSET);
+        r.price = in.readLong(at + PRICE_OFFSET);
+        r.quantity = in.readLong(at + QUANTITY_OFFSET);
+        r.leavesQuantity = in.readLong(at + LEAVES_OFFSET);
+        r.cumulativeQuantity = in.readLong(at + CUMULATIVE_OFFSET);
+        r.affectedOrders = in.readInt(at + AFFECTED_ORDERS_OFFSET);
+        hops.gatewayReadNanos = in.readLong(at + GATEWAY_READ_OFFSET);
+        hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
+        hops.receiptEpochNanos = in.readLong(at + RECEIPT_EPOCH_OFFSET);
+        hops.engineReadNanos = in.readLong(at + ENGINE_READ_OFFSET);
+        hops.engineDoneNanos = in.readLong(at + ENGINE_DONE_OFFSET);
+        hops.engineAppendNanos = in.readLong(at + ENGINE_APPEND_OFFSET);
+    }
+
+    private static boolean readFills(final RandomDataInput in, final long fillsAt, final int count, final Result r) {
+        for (int i = 0; i < count; i++) {
+            final long at = fillsAt + (long) i * FILL_LENGTH;
             final Fill f = r.addFill();
-            f.tradeId = in.readLong();
-            f.price = in.readLong();
-            f.quantity = in.readLong();
-            f.takerOrderId = in.readLong();
-            f.takerAccount = in.readLong();
-            f.takerClientOrderId = in.readLong();
-            f.takerLeavesQuantity = in.readLong();
-            f.takerCumulativeQuantity = in.readLong();
-            f.makerOrderId = in.readLong();
-            f.makerAccount = in.readLong();
-            f.makerClientOrderId = in.readLong();
-            f.makerLeavesQuantity = in.readLong();
-            f.makerCumulativeQuantity = in.readLong();
-            f.takerSide = Side.fromOrdinal(in.readUnsignedByte());
-            in.readSkip(7);
+            f.tradeId = in.readLong(at + FILL_TRADE_ID_OFFSET);
+            f.price = in.readLong(at + FILL_PRICE_OFFSET);
+            f.quantity = in.readLong(at + FILL_QUANTITY_OFFSET);
+            f.takerOrderId = in.readLong(at + FILL_TAKER_ORDER_ID_OFFSET);
+            f.takerAccount = in.readLong(at + FILL_TAKER_ACCOUNT_OFFSET);
+            f.takerClientOrderId = in.readLong(at + FILL_TAKER_CLIENT_ORDER_ID_OFFSET);
+            f.takerLeavesQuantity = in.readLong(at + FILL_TAKER_LEAVES_OFFSET);
+            f.takerCumulativeQuantity = in.readLong(at + FILL_TAKER_CUMULATIVE_OFFSET);
+            f.makerOrderId = in.readLong(at + FILL_MAKER_ORDER_ID_OFFSET);
+            f.makerAccount = in.readLong(at + FILL_MAKER_ACCOUNT_OFFSET);
+            f.makerClientOrderId = in.readLong(at + FILL_MAKER_CLIENT_ORDER_ID_OFFSET);
+            f.makerLeavesQuantity = in.readLong(at + FILL_MAKER_LEAVES_OFFSET);
+            f.makerCumulativeQuantity = in.readLong(at + FILL_MAKER_CUMULATIVE_OFFSET);
+            f.takerSide = Side.fromOrdinal(in.readUnsignedByte(at + FILL_TAKER_SIDE_OFFSET));
             if (f.takerSide == null) {
-                return DecodeStatus.BAD_VALUE;
+                return false;
             }
         }
-        for (int i = 0; i < cancels; i++) {
+        return true;
+    }
+
+    private static boolean readCancels(final RandomDataInput in, final long cancelsAt, final int count, final Result r) {
+        for (int i = 0; i < count; i++) {
+            final long at = cancelsAt + (long) i * CANCEL_LENGTH;
             final Cancel x = r.addCancel();
-            x.orderId = in.readLong();
-            x.account = in.readLong();
-            x.clientOrderId = in.readLong();
-            x.symbol = in.readInt();
-            x.side = Side.fromOrdinal(in.readUnsignedByte());
-            x.reason = CancelReason.fromOrdinal(in.readUnsignedByte());
-            in.readSkip(2);
-            x.price = in.readLong();
-            x.quantity = in.readLong();
-            x.leavesQuantity = in.readLong();
-            x.cumulativeQuantity = in.readLong();
+            x.orderId = in.readLong(at + CANCEL_ORDER_ID_OFFSET);
+            x.account = in.readLong(at + CANCEL_ACCOUNT_OFFSET);
+            x.clientOrderId = in.readLong(at + CANCEL_CLIENT_ORDER_ID_OFFSET);
+            x.symbol = in.readInt(at + CANCEL_SYMBOL_OFFSET);
+            x.side = Side.fromOrdinal(in.readUnsignedByte(at + CANCEL_SIDE_OFFSET));
+            x.reason = CancelReason.fromOrdinal(in.readUnsignedByte(at + CANCEL_REASON_OFFSET));
+            x.price = in.readLong(at + CANCEL_PRICE_OFFSET);
+            x.quantity = in.readLong(at + CANCEL_QUANTITY_OFFSET);
+            x.leavesQuantity = in.readLong(at + CANCEL_LEAVES_OFFSET);
+            x.cumulativeQuantity = in.readLong(at + CANCEL_CUMULATIVE_OFFSET);
             if (x.side == null || x.reason == null) {
-                return DecodeStatus.BAD_VALUE;
+                return false;
             }
         }
-        for (int i = 0; i < levels; i++) {
+        return true;
+    }
+
+    private static boolean readLevelChanges(final RandomDataInput in, final long levelsAt, final int count, final Result r) {
+        for (int i = 0; i < count; i++) {
+            final long at = levelsAt + (long) i * LEVEL_CHANGE_LENGTH;
             final LevelChange l = r.addLevelChange();
-            l.symbol = in.readInt();
-            l.side = Side.fromOrdinal(in.readUnsignedByte());
-            in.readSkip(3);
-            l.price = in.readLong();
-            l.quantity = in.readLong();
-            l.orderCount = in.readInt();
-            in.readSkip(4);
+            l.symbol = in.readInt(at + LEVEL_SYMBOL_OFFSET);
+            l.side = Side.fromOrdinal(in.readUnsignedByte(at + LEVEL_SIDE_OFFSET));
+            l.price = in.readLong(at + LEVEL_PRICE_OFFSET);
+            l.quantity = in.readLong(at + LEVEL_QUANTITY_OFFSET);
+            l.orderCount = in.readInt(at + LEVEL_ORDER_COUNT_OFFSET);
             if (l.side == null) {
-                return DecodeStatus.BAD_VALUE;
+                return false;
             }
         }
-        return DecodeStatus.OK;
+        return true;
     }
 }

@@ -126,7 +126,7 @@ final class JournalReplay {
     private int fromMemory() {
         final BytesStore<?, ?> in = store;
         final long at = header;
-        if (!in.inside(at, 4)) {
+        if (!in.inside(at, Wires.SPB_HEADER_SIZE)) {
             return -1;
         }
         final int word = in.readVolatileInt(at);
@@ -134,12 +134,13 @@ final class JournalReplay {
             return -1;
         }
         final int length = Wires.lengthOf(word);
-        if (!in.inside(at + 4, length)) {
+        final long excerpt = at + Wires.SPB_HEADER_SIZE;
+        if (!in.inside(excerpt, length)) {
             return -1;
         }
-        header = align(at + 4 + length);
+        header = align(excerpt + length);
         if (Wires.isData(word)) {
-            apply(in, at + 4, length);
+            apply(in, excerpt, length);
             readFromMemory++;
             return 1;
         }

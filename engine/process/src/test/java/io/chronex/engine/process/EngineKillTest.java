@@ -122,30 +122,27 @@ class EngineKillTest {
         final Path config = Files.writeString(tmp.resolve("engine.yaml"), CONFIG);
         final EngineConfig engineConfig = EngineConfigFile.load(config);
         final DataDirectory data = DataDirectory.open(tmp.resolve("killed"));
+
+        killAndRestartWhileFed(data, config);
+
+        final JournalSummary.Summary summary = JournalSummary.summarize(data);
+        assertEquals(COMMANDS, summary.commands());
+        assertEquals(COMMANDS, summary.answered(), summary.resultLine());
+        assertEquals(0, summary.duplicates(), summary.resultLine());
+        assertEquals(0, summary.missing(), summary.resultLine());
+        assertSameAsAnUninterruptedRun(data, engineConfig);
+        assertEquals(summary, JournalSummary.summarize(data), "reading twice gives the same summary");
+        assertKillsLandedAtDifferentPoints();
+    }
+
+    /**
+     * Streams the commands in from a feeder thread while the engine is started, killed at a random
+     * point and restarted, KILLS times; then lets a last engine answer everything and stops it.
+     */
+    private void killAndRestartWhileFed(final DataDirectory data, final Path config) throws Exception {
         final SplittableRandom random = new SplittableRandom(2026);
-
-        // A feeder appends the stream while the engine is killed and restarted underneath it.
         final AtomicReference<Throwable> feederFailure = new AtomicReference<>();
-        final Thread feeder = new Thread(() -> {
-            final SplittableRandom commands = new SplittableRandom(7);
-            final Command c = new Command();
-            final Hops hops = new Hops();
-            try (SingleChronicleQueue queue = data.commands()) {
-                final ExcerptAppender appender = queue.createAppender();
-                for (int i = 0; i < COMMANDS; i++) {
-                    fill(c, commands, i);
-                    append(appender, c, hops);
-                    // ~20 s of arrivals, longer than the 20 restarts take, so most kills land mid-stream.
-                    if (i % 1_000 == 999) {
-                        TimeUnit.MILLISECONDS.sleep(100);
-                    }
-                }
-            } catch (final Throwable t) {
-                feederFailure.set(t);
-            }
-        }, "feeder");
-        feeder.start();
-
+        final Thread feeder = startFeeder(data, feederFailure);
         long answered = 0;
         try (SingleChronicleQueue events = data.events()) {
             final ExcerptTailer eventsTailer = events.createTailer();
@@ -171,14 +168,34 @@ class EngineKillTest {
             assertEquals(0, last.waitFor(30, TimeUnit.SECONDS) ? last.exitValue() : -1, "SIGTERM ends the engine cleanly");
             assertTrue(Files.readString(tmp.resolve("engine-" + KILLS + ".log")).contains("engine stopping"));
         }
+    }
 
-        final JournalSummary.Summary summary = JournalSummary.summarize(data);
-        assertEquals(COMMANDS, summary.commands());
-        assertEquals(COMMANDS, summary.answered(), summary.resultLine());
-        assertEquals(0, summary.duplicates(), summary.resultLine());
-        assertEquals(0, summary.missing(), summary.resultLine());
+    /** Appends the whole stream, at up to 10,000 commands a second, on a thread of its own; a failure is left in failure. */
+    private static Thread startFeeder(final DataDirectory data, final AtomicReference<Throwable> failure) {
+        final Thread feeder = new Thread(() -> {
+            final SplittableRandom commands = new SplittableRandom(7);
+            final Command c = new Command();
+            final Hops hops = new Hops();
+            try (SingleChronicleQueue queue = data.commands()) {
+                final ExcerptAppender appender = queue.createAppender();
+                for (int i = 0; i < COMMANDS; i++) {
+                    fill(c, commands, i);
+                    append(appender, c, hops);
+                    // ~20 s of arrivals, longer than the 20 restarts take, so most kills land mid-stream.
+                    if (i % 1_000 == 999) {
+                        TimeUnit.MILLISECONDS.sleep(100);
+                    }
+                }
+            } catch (final Throwable t) {
+                failure.set(t);
+            }
+        }, "feeder");
+        feeder.start();
+        return feeder;
+    }
 
-        // The same journal, answered without interruption, in-process, must give the same results and state.
+    /** The same journal, answered without interruption, in-process, must give the same results and state. */
+    private void assertSameAsAnUninterruptedRun(final DataDirectory data, final EngineConfig engineConfig) throws Exception {
         final DataDirectory calm = DataDirectory.open(tmp.resolve("calm"));
         try (SingleChronicleQueue queue = calm.commands()) {
             final ExcerptAppender appender = queue.createAppender();
@@ -210,8 +227,10 @@ class EngineKillTest {
         try (EngineService recovered = new EngineService(data, engineConfig)) {
             assertEquals(calmHash, recovered.stateHash(), "final state hash after 20 kills equals the uninterrupted run's");
         }
-        assertEquals(summary, JournalSummary.summarize(data), "reading twice gives the same summary");
-        // The kills must have landed at different points of the work, not all before or after it.
+    }
+
+    /** The kills must have landed at different points of the work, not all before or after it. */
+    private void assertKillsLandedAtDifferentPoints() throws IOException {
         final java.util.Set<String> recoveryPoints = new java.util.HashSet<>();
         for (int run = 1; run <= KILLS; run++) {
             final java.util.regex.Matcher m = java.util.regex.Pattern.compile("recovered through journal index (\\S+)")

@@ -162,93 +162,24 @@ public final class SpecReference {
             reject(c, r, RejectReason.UNKNOWN_SYMBOL);
             return;
         }
-        Acct acct = accounts.get(c.account);
+        final Acct acct = accountOf(c);
         if (acct == null) {
-            if (!createAccountsOnFirstUse) {
-                reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
-                return;
-            }
-            // Created now and kept even if a later check rejects this order (the spec's one exception).
-            acct = new Acct(c.account, defaultAccount.maxOrderQuantity(), defaultAccount.maxOrderNotional(),
-                defaultAccount.maxOpenOrders(), defaultAccount.selfTradePrevention());
-            accounts.put(c.account, acct);
+            reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+            return;
         }
+        final RejectReason invalid = newOrderValidity(c);
+        if (invalid != null) {
+            reject(c, r, invalid);
+            return;
+        }
+        final RejectReason refused = newOrderRiskCheck(c, sym, acct);
+        if (refused != null) {
+            reject(c, r, refused);
+            return;
+        }
+        final Ord o = newOrd(c);
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
-        if (c.side == null || c.orderType == null || c.timeInForce == null || c.clientOrderId == 0
-            || (market && c.postOnly)
-            || (c.postOnly && (c.timeInForce == TimeInForce.IOC || c.timeInForce == TimeInForce.FOK || budget))
-            || (market && budget)) {
-            reject(c, r, RejectReason.INVALID_ORDER);
-            return;
-        }
-        if (!validQuantity(c.quantity)) {
-            reject(c, r, RejectReason.INVALID_QUANTITY);
-            return;
-        }
-        if (!market && !validPrice(c.price)) {
-            reject(c, r, RejectReason.INVALID_PRICE);
-            return;
-        }
-        if (findByClientId(c.account, c.clientOrderId) != null) {
-            reject(c, r, RejectReason.DUPLICATE_CLIENT_ORDER_ID);
-            return;
-        }
-        if (on(RiskCheck.HALT) && sym.halted) {
-            reject(c, r, RejectReason.SYMBOL_HALTED);
-            return;
-        }
-        if (on(RiskCheck.KILL_SWITCH) && acct.killSwitch) {
-            reject(c, r, RejectReason.KILL_SWITCH_ACTIVE);
-            return;
-        }
-        if (on(RiskCheck.TICK_AND_LOT)) {
-            if (c.quantity % sym.lot != 0) {
-                reject(c, r, RejectReason.QUANTITY_NOT_ON_LOT);
-                return;
-            }
-            if (!market && !budget && c.price % sym.tick != 0) {
-                reject(c, r, RejectReason.PRICE_NOT_ON_TICK);
-                return;
-            }
-        }
-        if (on(RiskCheck.PRICE_BAND) && !market && !budget && outsideBand(sym, c.price)) {
-            reject(c, r, RejectReason.PRICE_OUTSIDE_BAND);
-            return;
-        }
-        if (on(RiskCheck.MAX_ORDER_QUANTITY) && acct.maxOrderQuantity > 0 && c.quantity > acct.maxOrderQuantity) {
-            reject(c, r, RejectReason.MAX_ORDER_QUANTITY_EXCEEDED);
-            return;
-        }
-        if (on(RiskCheck.MAX_ORDER_NOTIONAL) && acct.maxOrderNotional > 0 && !market) {
-            final BigInteger notional = budget ? big(c.price) : big(c.price).multiply(big(c.quantity));
-            if (notional.compareTo(big(acct.maxOrderNotional)) > 0) {
-                reject(c, r, RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED);
-                return;
-            }
-        }
-        if (on(RiskCheck.MAX_OPEN_ORDERS) && acct.maxOpenOrders > 0 && ordersOf(acct.id, 0).size() >= acct.maxOpenOrders) {
-            reject(c, r, RejectReason.MAX_OPEN_ORDERS_EXCEEDED);
-            return;
-        }
-        if (c.postOnly && wouldCross(sym, c.side, c.price)) {
-            reject(c, r, RejectReason.POST_ONLY_WOULD_TAKE);
-            return;
-        }
-
-        final Ord o = new Ord();
-        o.id = ++lastOrderId;
-        o.account = c.account;
-        o.clientId = c.clientOrderId;
-        o.symbol = c.symbol;
-        o.side = c.side;
-        o.type = c.orderType;
-        o.tif = c.timeInForce;
-        o.postOnly = c.postOnly;
-        o.price = c.price;
-        o.quantity = c.quantity;
-        o.leaves = c.quantity;
-
         final boolean fok = c.timeInForce == TimeInForce.FOK || budget;
         final boolean hasLimit = !market && !budget;
         if (fok && !canFillCompletely(sym, o, hasLimit, budget)) {
@@ -262,6 +193,97 @@ public final class SpecReference {
         describe(r, o);
         // For NEW_ORDER the subject shows the command's order type and time in force whatever happened.
         r.orderType = c.orderType;
+    }
+
+    /** The new order's account; null when it is unknown and accounts are not created on first use. */
+    private Acct accountOf(final Command c) {
+        final Acct known = accounts.get(c.account);
+        if (known != null || !createAccountsOnFirstUse) {
+            return known;
+        }
+        // Created now and kept even if a later check rejects this order (the spec's one exception).
+        final Acct acct = new Acct(c.account, defaultAccount.maxOrderQuantity(), defaultAccount.maxOrderNotional(),
+            defaultAccount.maxOpenOrders(), defaultAccount.selfTradePrevention());
+        accounts.put(c.account, acct);
+        return acct;
+    }
+
+    /** What makes the command no acceptable order whatever the book and account: null when nothing does. */
+    private RejectReason newOrderValidity(final Command c) {
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        if (c.side == null || c.orderType == null || c.timeInForce == null || c.clientOrderId == 0
+            || (market && c.postOnly)
+            || (c.postOnly && (c.timeInForce == TimeInForce.IOC || c.timeInForce == TimeInForce.FOK || budget))
+            || (market && budget)) {
+            return RejectReason.INVALID_ORDER;
+        }
+        if (!validQuantity(c.quantity)) {
+            return RejectReason.INVALID_QUANTITY;
+        }
+        if (!market && !validPrice(c.price)) {
+            return RejectReason.INVALID_PRICE;
+        }
+        if (findByClientId(c.account, c.clientOrderId) != null) {
+            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
+        }
+        return null;
+    }
+
+    /** The risk checks that are on, in the spec's order, then post-only: null when the order passes them all. */
+    private RejectReason newOrderRiskCheck(final Command c, final Sym sym, final Acct acct) {
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        if (on(RiskCheck.HALT) && sym.halted) {
+            return RejectReason.SYMBOL_HALTED;
+        }
+        if (on(RiskCheck.KILL_SWITCH) && acct.killSwitch) {
+            return RejectReason.KILL_SWITCH_ACTIVE;
+        }
+        if (on(RiskCheck.TICK_AND_LOT)) {
+            if (c.quantity % sym.lot != 0) {
+                return RejectReason.QUANTITY_NOT_ON_LOT;
+            }
+            if (!market && !budget && c.price % sym.tick != 0) {
+                return RejectReason.PRICE_NOT_ON_TICK;
+            }
+        }
+        if (on(RiskCheck.PRICE_BAND) && !market && !budget && outsideBand(sym, c.price)) {
+            return RejectReason.PRICE_OUTSIDE_BAND;
+        }
+        if (on(RiskCheck.MAX_ORDER_QUANTITY) && acct.maxOrderQuantity > 0 && c.quantity > acct.maxOrderQuantity) {
+            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
+        }
+        if (on(RiskCheck.MAX_ORDER_NOTIONAL) && acct.maxOrderNotional > 0 && !market) {
+            final BigInteger notional = budget ? big(c.price) : big(c.price).multiply(big(c.quantity));
+            if (notional.compareTo(big(acct.maxOrderNotional)) > 0) {
+                return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
+            }
+        }
+        if (on(RiskCheck.MAX_OPEN_ORDERS) && acct.maxOpenOrders > 0 && ordersOf(acct.id, 0).size() >= acct.maxOpenOrders) {
+            return RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
+        }
+        if (c.postOnly && wouldCross(sym, c.side, c.price)) {
+            return RejectReason.POST_ONLY_WOULD_TAKE;
+        }
+        return null;
+    }
+
+    /** The order an accepted command places, with the next order id. */
+    private Ord newOrd(final Command c) {
+        final Ord o = new Ord();
+        o.id = ++lastOrderId;
+        o.account = c.account;
+        o.clientId = c.clientOrderId;
+        o.symbol = c.symbol;
+        o.side = c.side;
+        o.type = c.orderType;
+        o.tif = c.timeInForce;
+        o.postOnly = c.postOnly;
+        o.price = c.price;
+        o.quantity = c.quantity;
+        o.leaves = c.quantity;
+        return o;
     }
 
     private void cancel(final Command c, final Result r) {
