@@ -109,7 +109,8 @@ final class ExecutionReports {
             final boolean answer = owner == direct && x.orderId == r.orderId
                 && (type == CommandType.CANCEL || type == CommandType.REPLACE);
             final boolean expired = x.reason == CancelReason.END_OF_DAY;
-            final long avg = x.leavesQuantity == 0 ? takeNotional(x.orderId, x.cumulativeQuantity) : average(x.orderId, x.cumulativeQuantity);
+            final long avg = x.leavesQuantity == 0 ? takeNotional(x.orderId, x.cumulativeQuantity)
+                : average(x.orderId, x.cumulativeQuantity);
             if (x.leavesQuantity > 0) {
                 // A reduce: the order is still there, smaller (a replace down, a self-trade prevention decrement).
                 report(owner, '5', statusChar(x.cumulativeQuantity, x.cumulativeQuantity + x.leavesQuantity), x.orderId,

@@ -206,9 +206,8 @@ public final class Gateway implements AutoCloseable {
                 throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(resumeAfter)
                     + ", which this gateway's outbound store says it answered; is this the right data directory?");
             }
-            try (DocumentContext dc = events.readingDocument()) {
-                // skip the one already answered
-            }
+            // Past the one already answered: open and close a reading document, which moves the tailer on.
+            events.readingDocument().close();
         } else {
             events.toStart();
         }

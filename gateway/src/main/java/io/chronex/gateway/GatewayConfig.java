@@ -100,7 +100,8 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(m.get("account"), "account 0 is not an account");
             }
             if (!accounts.add(account)) {
-                throw yaml.error(m.get("account"), "account " + account + " already belongs to another session (each account has exactly one"
+                throw yaml.error(m.get("account"), "account " + account
+                    + " already belongs to another session (each account has exactly one"
                     + " session, so every execution report has exactly one place to go)");
             }
             final long gateway = yaml.optional(m, "gateway", 1);

@@ -70,7 +70,8 @@ public final class GatewayMain {
     }
 
     /** On the gateway's thread: Chronicle refuses a tailer that recovery used on another thread. */
-    private static GatewayAgent open(final GatewayConfig config, final int id, final int port, final DataDirectory data, final String idleName,
+    private static GatewayAgent open(final GatewayConfig config, final int id, final int port, final DataDirectory data,
+        final String idleName,
                                      final RunFiles run) throws IOException {
         final Gateway gateway;
         try {

@@ -176,7 +176,8 @@ final class OrderEntry {
         } else if (type == '7') {
             c.symbol = Command.ALL_SYMBOLS;
         } else {
-            business(99, "MassCancelRequestType " + m.stringValue(FixTags.MASS_CANCEL_REQUEST_TYPE) + " is not supported (1 by symbol, 7 all)");
+            business(99, "MassCancelRequestType " + m.stringValue(FixTags.MASS_CANCEL_REQUEST_TYPE)
+                + " is not supported (1 by symbol, 7 all)");
             return;
         }
         outcome = Outcome.COMMAND;

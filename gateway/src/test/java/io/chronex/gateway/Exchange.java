@@ -100,7 +100,7 @@ final class Exchange implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         jvms.close();
     }
 }

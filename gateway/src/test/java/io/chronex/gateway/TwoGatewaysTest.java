@@ -26,7 +26,8 @@ class TwoGatewaysTest {
 
     @Test
     void clientsOnDifferentGatewaysTradeAndEachGetsItsOwnReports() throws Exception {
-        try (Exchange exchange = new Exchange(tmp, "  - {senderCompId: ALICE, account: 1}\n  - {senderCompId: DAVE, account: 2, gateway: 2}\n")) {
+        try (Exchange exchange = new Exchange(tmp,
+            "  - {senderCompId: ALICE, account: 1}\n  - {senderCompId: DAVE, account: 2, gateway: 2}\n")) {
             exchange.startEngine();
             exchange.startGateway();
             final int port2 = exchange.startGateway2();

@@ -81,7 +81,7 @@ public final class JournalSummary {
         long volume = 0;
         long notional = 0;
         // symbol -> side -> price -> quantity, kept from level changes only.
-        final Map<Integer, TreeMap<Long, Long>[]> books = new TreeMap<>();
+        final Map<Integer, List<TreeMap<Long, Long>>> books = new TreeMap<>();
         final EventHeader header = new EventHeader();
         final Result result = new Result();
         try (SingleChronicleQueue events = data.events()) {
@@ -106,7 +106,7 @@ public final class JournalSummary {
                     }
                     for (int i = 0; i < result.levelChangeCount(); i++) {
                         final LevelChange change = result.levelChange(i);
-                        final TreeMap<Long, Long> side = books.computeIfAbsent(change.symbol, s -> newBook())[change.side.ordinal()];
+                        final TreeMap<Long, Long> side = books.computeIfAbsent(change.symbol, s -> newBook()).get(change.side.ordinal());
                         if (change.quantity == 0) {
                             side.remove(change.price);
                         } else {
@@ -124,13 +124,13 @@ public final class JournalSummary {
         }
         final List<String> symbolLines = new ArrayList<>();
         books.forEach((symbol, sides) -> symbolLines.add("symbol=" + symbol
-            + " best_bid=" + (sides[Side.BUY.ordinal()].isEmpty() ? "none" : sides[Side.BUY.ordinal()].lastKey())
-            + " best_ask=" + (sides[Side.SELL.ordinal()].isEmpty() ? "none" : sides[Side.SELL.ordinal()].firstKey())));
+            + " best_bid=" + (sides.get(Side.BUY.ordinal()).isEmpty() ? "none" : sides.get(Side.BUY.ordinal()).lastKey())
+            + " best_ask=" + (sides.get(Side.SELL.ordinal()).isEmpty() ? "none" : sides.get(Side.SELL.ordinal()).firstKey())));
         return new Summary(journal.size(), answered.size(), duplicates, missing, unreadable, trades, volume, notional, symbolLines);
     }
 
-    @SuppressWarnings("unchecked")
-    private static TreeMap<Long, Long>[] newBook() {
-        return new TreeMap[]{new TreeMap<Long, Long>(), new TreeMap<Long, Long>()};
+    /** Price to quantity per side, indexed by Side's ordinal. */
+    private static List<TreeMap<Long, Long>> newBook() {
+        return List.of(new TreeMap<>(), new TreeMap<>());
     }
 }

@@ -95,7 +95,8 @@ public final class LatencyReport {
                 h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
         }
         if (timed > 1 && lastAppend > firstRead) {
-            out.printf(Locale.ROOT, "engine throughput: %,.0f commands/s (first read to last append, %.3f s; the offered rate when paced)%n",
+            out.printf(Locale.ROOT, "engine throughput: %,.0f commands/s (first read to last append, %.3f s;"
+                + " the offered rate when paced)%n",
                 timed / ((lastAppend - firstRead) / 1e9), (lastAppend - firstRead) / 1e9);
         }
         return timed;

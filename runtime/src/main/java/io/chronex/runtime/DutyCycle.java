@@ -47,7 +47,8 @@ public final class DutyCycle {
      * @return 0 after a signal, 1 after a failure of the loop
      * @throws Exception what {@code opener} threw, once the thread is gone (a usage error stays one)
      */
-    public static int run(final String roleName, final Opener opener, final IdleStrategy idle, final Consumer<String> log) throws Exception {
+    public static int run(final String roleName, final Opener opener, final IdleStrategy idle,
+        final Consumer<String> log) throws Exception {
         // Before the thread starts: from the moment the agent says it started, a signal stops it cleanly.
         final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
         final OpenedOnItsThread agent = new OpenedOnItsThread(roleName, opener);

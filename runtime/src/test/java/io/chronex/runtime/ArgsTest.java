@@ -107,7 +107,8 @@ class ArgsTest {
         assertEquals(1, parse("--rate", "1").number("--rate", 0, 1, 10), "the lower bound is allowed");
         assertEquals("--rate must be from 1 to 10, not 11", usageError(() -> parse("--rate", "11").number("--rate", 0, 1, 10)));
         assertEquals("--rate must be at least 1, not 0", usageError(() -> parse("--rate", "0").number("--rate", 5, 1, Long.MAX_VALUE)));
-        assertEquals("--rate must be at least 0, not -3", usageError(() -> parse("--rate", "-3").intNumber("--rate", 5, 0, Integer.MAX_VALUE)));
+        assertEquals("--rate must be at least 0, not -3",
+            usageError(() -> parse("--rate", "-3").intNumber("--rate", 5, 0, Integer.MAX_VALUE)));
         assertEquals("--rate needs a whole number, not 'many'", usageError(() -> parse("--rate", "many").number("--rate", 0, 1, 10)));
         assertEquals("--rate needs a whole number, not '1.5'", usageError(() -> parse("--rate", "1.5").number("--rate", 0, 1, 10)));
         assertEquals("--rate needs a whole number, not '99999999999999999999'",
@@ -128,9 +129,11 @@ class ArgsTest {
     @Test
     void choicesNameTheAllowedWords() {
         assertEquals("pingpong", parse("--mode", "pingpong").choice("--mode", "rate", "rate", "pingpong"));
-        assertEquals("--mode must be rate or pingpong, not 'ping'", usageError(() -> parse("--mode", "ping").choice("--mode", "rate", "rate", "pingpong")));
+        assertEquals("--mode must be rate or pingpong, not 'ping'",
+            usageError(() -> parse("--mode", "ping").choice("--mode", "rate", "rate", "pingpong")));
         assertTrue(parse("--mode", "busy").idle("--mode", "backoff") instanceof org.agrona.concurrent.BusySpinIdleStrategy);
-        assertEquals("--mode must be backoff, yield or busy, not 'lazy'", usageError(() -> parse("--mode", "lazy").idle("--mode", "backoff")));
+        assertEquals("--mode must be backoff, yield or busy, not 'lazy'",
+            usageError(() -> parse("--mode", "lazy").idle("--mode", "backoff")));
     }
 
     @Test
@@ -145,7 +148,8 @@ class ArgsTest {
         final Path file = Files.writeString(dir.resolve("engine.yaml"), "symbols: []\n");
         final Path absent = dir.resolve("absent.yaml");
         assertEquals(file, parse("--data-dir", file.toString()).readableFile("--data-dir", null));
-        assertEquals("cannot read " + absent + " (--data-dir)", usageError(() -> parse("--data-dir", absent.toString()).readableFile("--data-dir", null)));
+        assertEquals("cannot read " + absent + " (--data-dir)",
+            usageError(() -> parse("--data-dir", absent.toString()).readableFile("--data-dir", null)));
         assertEquals("--data-dir is required (for example config/engine.yaml)",
             usageError(() -> parse().readableFile("--data-dir", "config/engine.yaml")));
 
@@ -184,7 +188,8 @@ class ArgsTest {
             throw new ConfigYaml.ConfigException("engine.yaml:3: unknown key 'x'");
         });
         assertEquals(2, code);
-        assertEquals("tool: engine.yaml:3: unknown key 'x'\nTry 'bin/tool --help'.\n", err.toString(StandardCharsets.UTF_8).replace("\r", ""));
+        assertEquals("tool: engine.yaml:3: unknown key 'x'\nTry 'bin/tool --help'.\n",
+            err.toString(StandardCharsets.UTF_8).replace("\r", ""));
     }
 
     @Test

@@ -60,28 +60,44 @@ public final class ChildJvm implements AutoCloseable {
             }
             Thread.sleep(50);
         }
-        throw new IllegalStateException("'" + text + "' did not appear in " + log + ":\n" + (Files.exists(log) ? Files.readString(log) : ""));
+        throw new IllegalStateException("'" + text + "' did not appear in " + log + ":\n"
+            + (Files.exists(log) ? Files.readString(log) : ""));
     }
 
     /** SIGKILL to every process still running (kill -9, as a crash would), waiting until each is gone. */
-    public void killAll() throws InterruptedException {
+    public void killAll() {
         for (final Process p : started) {
-            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            p.destroyForcibly();
+            awaitEnd(p, 10);
         }
         started.clear();
     }
 
-    /** SIGTERM to every process still running, then SIGKILL to any that has not ended 20 s later. */
+    /**
+     * SIGTERM to every process still running, then SIGKILL to any that has not ended 20 s later. An
+     * interrupt while waiting kills what is left at once: a test run must not leave processes behind.
+     */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         for (final Process p : started) {
             if (p.isAlive()) {
                 p.destroy();
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                if (!awaitEnd(p, 20)) {
+                    p.destroyForcibly();
+                    awaitEnd(p, 10);
                 }
             }
         }
         started.clear();
+    }
+
+    private static boolean awaitEnd(final Process p, final int seconds) {
+        try {
+            return p.waitFor(seconds, TimeUnit.SECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            return false;
+        }
     }
 }

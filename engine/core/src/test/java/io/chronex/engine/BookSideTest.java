@@ -22,7 +22,8 @@ class BookSideTest {
         for (final long unit : new long[]{1, 5}) {
             final SplittableRandom random = new SplittableRandom(side.ordinal() * 31 + unit);
             final BookSide ladder = new BookSide(side, unit);
-            final NavigableMap<Long, PriceLevel> expected = side == Side.BUY ? new TreeMap<Long, PriceLevel>().descendingMap() : new TreeMap<>();
+            final NavigableMap<Long, PriceLevel> expected = side == Side.BUY ? new TreeMap<Long, PriceLevel>().descendingMap()
+                : new TreeMap<>();
             for (int step = 0; step < 200_000; step++) {
                 final long price = unit * randomPrice(random);
                 final PriceLevel present = expected.get(price);

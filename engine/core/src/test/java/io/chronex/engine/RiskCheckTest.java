@@ -61,7 +61,8 @@ class RiskCheckTest {
     void missingFieldsAndNonsenseCombinationsAreInvalidOrders() {
         assertEquals(RejectReason.INVALID_ORDER, f.order(ALICE, 1, null, OrderType.LIMIT, TimeInForce.GTC, 1000, 10).rejectReason);
         assertEquals(RejectReason.INVALID_ORDER, f.order(ALICE, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, 1000, 10).rejectReason);
-        assertEquals(RejectReason.INVALID_ORDER, f.order(ALICE, 1, Side.BUY, OrderType.MARKET, TimeInForce.FOK_BUDGET, 1000, 10).rejectReason);
+        assertEquals(RejectReason.INVALID_ORDER,
+            f.order(ALICE, 1, Side.BUY, OrderType.MARKET, TimeInForce.FOK_BUDGET, 1000, 10).rejectReason);
         f.command.clear();
         assertEquals(RejectReason.UNKNOWN_COMMAND, f.apply(f.command).rejectReason);
     }

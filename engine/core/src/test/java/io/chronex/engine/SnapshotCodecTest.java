@@ -57,7 +57,8 @@ class SnapshotCodecTest {
         final String name = "A\u0000\u00dcn\u20ac";
         final SymbolSpec plain = SymbolSpec.plain(7);
         final MatchingEngine engine = new MatchingEngine(EngineConfig.noRiskChecks(
-            new SymbolSpec(7, name, plain.priceScale(), plain.tickSize(), plain.lotSize(), plain.priceBandBasisPoints(), plain.referencePrice())));
+            new SymbolSpec(7, name, plain.priceScale(), plain.tickSize(), plain.lotSize(), plain.priceBandBasisPoints(),
+                plain.referencePrice())));
         final byte[] snapshot = engine.snapshot();
         final java.io.ByteArrayOutputStream expected = new java.io.ByteArrayOutputStream();
         new java.io.DataOutputStream(expected).writeUTF(name);

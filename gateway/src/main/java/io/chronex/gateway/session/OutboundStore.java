@@ -89,7 +89,8 @@ public final class OutboundStore implements AutoCloseable {
                 final long storeIndex = dc.index();
                 final long at = in.readPosition();
                 if (in.readRemaining() < MIN_EXCERPT_LENGTH) {
-                    throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex) + " is truncated");
+                    throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
+                        + " is truncated");
                 }
                 final byte kind = in.readByte(at + KIND_OFFSET);
                 final byte version = in.readByte(at + VERSION_OFFSET);
@@ -111,7 +112,8 @@ public final class OutboundStore implements AutoCloseable {
 
     private void recoverBatch(final Bytes<?> in, final long at, final long storeIndex, final Visitor visitor) {
         if (in.readRemaining() < BATCH_OFFSET) {
-            throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex) + " is truncated");
+            throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
+                + " is truncated");
         }
         final long events = in.readLong(at + EVENTS_INDEX_OFFSET);
         if (events >= 0) {
@@ -208,7 +210,8 @@ public final class OutboundStore implements AutoCloseable {
             }
             final Bytes<?> in = dc.wire().bytes();
             final long at = in.readPosition();
-            if (in.readRemaining() < BATCH_OFFSET || in.readByte(at + KIND_OFFSET) != BATCH || in.readByte(at + VERSION_OFFSET) != VERSION) {
+            if (in.readRemaining() < BATCH_OFFSET || in.readByte(at + KIND_OFFSET) != BATCH
+                || in.readByte(at + VERSION_OFFSET) != VERSION) {
                 return -1;
             }
             long entry = at + BATCH_OFFSET;

@@ -39,7 +39,7 @@ class FixDecoderFuzzTest {
         int framed = 0;
         for (int n = 0; n < CASES; n++) {
             final byte[] seed = seeds[random.nextInt(seeds.length)];
-            int length = mutate(random, seed, work);
+            final int length = mutate(random, seed, work);
             try {
                 int offset = 0;
                 while (offset < length) {

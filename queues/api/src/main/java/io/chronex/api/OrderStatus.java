@@ -8,7 +8,10 @@ public enum OrderStatus {
     PARTIALLY_FILLED,
     /** Fully filled, gone from the book. */
     FILLED,
-    /** Gone from the book without filling completely (cancel, reduce to zero, IOC/FOK remainder, self-trade prevention, kill switch, mass cancel). */
+    /**
+     * Gone from the book without filling completely (cancel, reduce to zero, IOC/FOK remainder, self-trade prevention, kill switch, mass
+     * cancel).
+     */
     CANCELLED,
     /** A DAY order expired by END_OF_DAY. */
     EXPIRED,

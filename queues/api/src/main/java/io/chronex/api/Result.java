@@ -20,7 +20,9 @@ public final class Result {
     public OrderType orderType;
     public TimeInForce timeInForce;
     public long price;
-    /** Total order quantity (FIX OrderQty): cumulativeQuantity + leavesQuantity while the order rests; REDUCE lowers it, a cancel does not. */
+    /**
+     * Total order quantity (FIX OrderQty): cumulativeQuantity + leavesQuantity while the order rests; REDUCE lowers it, a cancel does not.
+     */
     public long quantity;
     public long leavesQuantity;
     public long cumulativeQuantity;

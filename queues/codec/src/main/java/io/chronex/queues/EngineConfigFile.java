@@ -34,13 +34,15 @@ public final class EngineConfigFile {
 
     private EngineConfig read() throws ConfigException {
         final Node root = yaml.root("at least 'symbols'");
-        final Map<String, Node> top = yaml.mapping(root, Set.of("riskChecks", "createAccountsOnFirstUse", "defaultAccount", "symbols", "accounts"));
+        final Map<String, Node> top = yaml.mapping(root,
+            Set.of("riskChecks", "createAccountsOnFirstUse", "defaultAccount", "symbols", "accounts"));
         if (!top.containsKey("symbols")) {
             throw yaml.error(root, "'symbols' is missing: the engine needs at least one symbol");
         }
         final int riskChecks = top.containsKey("riskChecks") ? riskChecks(top.get("riskChecks")) : RiskCheck.all();
         final boolean createAccounts = top.containsKey("createAccountsOnFirstUse") && yaml.bool(top.get("createAccountsOnFirstUse"));
-        final AccountSpec defaultAccount = top.containsKey("defaultAccount") ? account(top.get("defaultAccount"), false) : AccountSpec.unlimited(0);
+        final AccountSpec defaultAccount = top.containsKey("defaultAccount") ? account(top.get("defaultAccount"), false)
+            : AccountSpec.unlimited(0);
         final List<SymbolSpec> symbols = new ArrayList<>();
         for (final Node node : yaml.sequence(top.get("symbols"))) {
             final SymbolSpec symbol = symbol(node);
@@ -70,14 +72,16 @@ public final class EngineConfigFile {
     }
 
     private SymbolSpec symbol(final Node node) throws ConfigException {
-        final Map<String, Node> m = yaml.mapping(node, Set.of("id", "name", "priceScale", "tickSize", "lotSize", "priceBandBasisPoints", "referencePrice"));
+        final Map<String, Node> m = yaml.mapping(node,
+            Set.of("id", "name", "priceScale", "tickSize", "lotSize", "priceBandBasisPoints", "referencePrice"));
         final long id = yaml.required(node, m, "id");
         if (id < 1 || id > Integer.MAX_VALUE) {
             throw yaml.error(m.get("id"), "symbol id must be 1.." + Integer.MAX_VALUE + " (0 means 'every symbol')");
         }
         final String name = m.containsKey("name") ? yaml.scalar(m.get("name")) : "S" + id;
         try {
-            return new SymbolSpec((int) id, name, yaml.optional(m, "priceScale", 1), yaml.optional(m, "tickSize", 1), yaml.optional(m, "lotSize", 1),
+            return new SymbolSpec((int) id, name, yaml.optional(m, "priceScale", 1), yaml.optional(m, "tickSize", 1),
+                yaml.optional(m, "lotSize", 1),
                 yaml.optional(m, "priceBandBasisPoints", 0), yaml.optional(m, "referencePrice", 0));
         } catch (final IllegalArgumentException e) {
             throw yaml.error(node, e.getMessage());
@@ -85,7 +89,8 @@ public final class EngineConfigFile {
     }
 
     private AccountSpec account(final Node node, final boolean needsId) throws ConfigException {
-        final Map<String, Node> m = yaml.mapping(node, Set.of("id", "maxOrderQuantity", "maxOrderNotional", "maxOpenOrders", "selfTradePrevention"));
+        final Map<String, Node> m = yaml.mapping(node,
+            Set.of("id", "maxOrderQuantity", "maxOrderNotional", "maxOpenOrders", "selfTradePrevention"));
         final long id = needsId ? yaml.required(node, m, "id") : 0;
         final long maxOpen = yaml.optional(m, "maxOpenOrders", 0);
         if (maxOpen > Integer.MAX_VALUE) {
@@ -97,11 +102,13 @@ public final class EngineConfigFile {
             try {
                 stp = SelfTradePrevention.valueOf(value);
             } catch (final IllegalArgumentException e) {
-                throw yaml.error(m.get("selfTradePrevention"), "selfTradePrevention '" + value + "' is not one of " + List.of(SelfTradePrevention.values()));
+                throw yaml.error(m.get("selfTradePrevention"), "selfTradePrevention '" + value + "' is not one of "
+                    + List.of(SelfTradePrevention.values()));
             }
         }
         try {
-            return new AccountSpec(id, yaml.optional(m, "maxOrderQuantity", 0), yaml.optional(m, "maxOrderNotional", 0), (int) maxOpen, stp);
+            return new AccountSpec(id, yaml.optional(m, "maxOrderQuantity", 0), yaml.optional(m, "maxOrderNotional", 0),
+                (int) maxOpen, stp);
         } catch (final IllegalArgumentException e) {
             throw yaml.error(node, e.getMessage());
         }

@@ -10,7 +10,10 @@ public final class Hops {
     public int gatewayId;
     /** The gateway's session the command came from, so it can route the result back. */
     public long sessionId;
-    /** The sender's sequence number of the message the command came from (FIX MsgSeqNum), 0 if none; lets a restarted gateway find where its sessions were. */
+    /**
+     * The sender's sequence number of the message the command came from (FIX MsgSeqNum), 0 if none; lets a restarted gateway find where
+     * its sessions were.
+     */
     public int clientSeqNum;
     public long gatewayReadNanos;
     public long gatewayAppendNanos;

@@ -15,13 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The build's Java 17 flags are enough for Chronicle Queue to map, write and read a queue. */
 class ChronicleQueueOpensTest {
     @Test
-    void writtenExcerptIsReadBack(@TempDir Path dir) {
+    void writtenExcerptIsReadBack(@TempDir final Path dir) {
         try (ChronicleQueue queue = ChronicleQueue.singleBuilder(dir.toFile()).build()) {
-            ExcerptAppender appender = queue.createAppender();
+            final ExcerptAppender appender = queue.createAppender();
             try (DocumentContext dc = appender.writingDocument()) {
                 dc.wire().bytes().writeLong(42L).writeInt(7);
             }
-            ExcerptTailer tailer = queue.createTailer();
+            final ExcerptTailer tailer = queue.createTailer();
             try (DocumentContext dc = tailer.readingDocument()) {
                 assertTrue(dc.isPresent(), "the excerpt just written must be readable");
                 assertEquals(42L, dc.wire().bytes().readLong());

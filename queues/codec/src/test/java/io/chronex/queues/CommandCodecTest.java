@@ -150,7 +150,8 @@ class CommandCodecTest {
                 + sequential.maxOrderQuantity + sequential.maxOrderNotional,
             absolute.toString() + absolute.postOnly + absolute.selfTradePrevention + absolute.maxOpenOrders
                 + absolute.maxOrderQuantity + absolute.maxOrderNotional);
-        assertEquals(sequentialHops.sessionId + " " + sequentialHops.gatewayId + " " + sequentialHops.receiptEpochNanos + " " + sequentialHops.clientSeqNum,
+        assertEquals(sequentialHops.sessionId + " " + sequentialHops.gatewayId + " " + sequentialHops.receiptEpochNanos + " "
+            + sequentialHops.clientSeqNum,
             absoluteHops.sessionId + " " + absoluteHops.gatewayId + " " + absoluteHops.receiptEpochNanos + " " + absoluteHops.clientSeqNum);
         return status;
     }

@@ -55,9 +55,11 @@ class EngineConfigFileTest {
         assertTrue(failure("symbols:\n  - id: 1\n    tickSize: 0.01\n").startsWith("F:3: tickSize must be a whole number"));
         assertEquals("F:2: symbol id must be 1..2147483647 (0 means 'every symbol')", failure("symbols:\n  - id: 0\n"));
         assertEquals("F:3: symbol id 1 is configured twice", failure("symbols:\n  - id: 1\n  - id: 1\n"));
-        assertTrue(failure("symbols:\n  - id: 1\n    lotSize: -5\n").startsWith("F:2: symbol 1: priceScale, tickSize and lotSize must be positive"));
+        assertTrue(failure("symbols:\n  - id: 1\n    lotSize: -5\n")
+            .startsWith("F:2: symbol 1: priceScale, tickSize and lotSize must be positive"));
         assertTrue(failure("riskChecks: [HALT, NAP]\nsymbols:\n  - id: 1\n").startsWith("F:1: unknown risk check 'NAP'"));
-        assertTrue(failure("symbols:\n  - id: 1\naccounts:\n  - {id: 5, selfTradePrevention: MAYBE}\n").startsWith("F:4: selfTradePrevention 'MAYBE'"));
+        assertTrue(failure("symbols:\n  - id: 1\naccounts:\n  - {id: 5, selfTradePrevention: MAYBE}\n")
+            .startsWith("F:4: selfTradePrevention 'MAYBE'"));
         assertEquals("F:4: 'id' is missing", failure("symbols:\n  - id: 1\naccounts:\n  - {maxOpenOrders: 3}\n"));
         assertTrue(failure("createAccountsOnFirstUse: yes please\nsymbols:\n  - id: 1\n").startsWith("F:1: expected true or false"));
     }

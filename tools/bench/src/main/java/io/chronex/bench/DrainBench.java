@@ -93,7 +93,8 @@ public final class DrainBench {
         Arrays.sort(timed);
         final double[] cpu = Arrays.copyOfRange(cpuPerCommand, 1, passes);
         Arrays.sort(cpu);
-        System.out.printf(Locale.ROOT, "RESULT commands=%d passes=%d median_mcmds_per_s=%.3f min=%.3f max=%.3f median_cpu_ns_per_command=%.0f%n",
+        System.out.printf(Locale.ROOT,
+            "RESULT commands=%d passes=%d median_mcmds_per_s=%.3f min=%.3f max=%.3f median_cpu_ns_per_command=%.0f%n",
             commands, passes - 1, median(timed), timed[0], timed[timed.length - 1], median(cpu));
     }
 

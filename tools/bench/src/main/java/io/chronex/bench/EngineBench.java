@@ -92,7 +92,8 @@ public final class EngineBench {
             System.getProperty("java.vm.name"), Runtime.getRuntime().maxMemory() >> 20);
         final long loadStart = System.nanoTime();
         final ExchangeCoreCsv stream = ExchangeCoreCsv.load(options.file(), options.symbol());
-        out.printf(Locale.ROOT, "loaded %,d commands from %s in %.1f s%n", stream.size(), options.file(), (System.nanoTime() - loadStart) / 1e9);
+        out.printf(Locale.ROOT, "loaded %,d commands from %s in %.1f s%n", stream.size(), options.file(),
+            (System.nanoTime() - loadStart) / 1e9);
 
         Totals reference = null;
         for (int pass = 0; pass < options.warmup(); pass++) {
@@ -111,7 +112,8 @@ public final class EngineBench {
         final double[] sorted = rates.clone();
         Arrays.sort(sorted);
         final double median = sorted[sorted.length / 2];
-        out.printf(Locale.ROOT, "throughput (whole stream, single thread): median %.2f, best %.2f, worst %.2f M commands/s over %d passes%n",
+        out.printf(Locale.ROOT, "throughput (whole stream, single thread): median %.2f, best %.2f, worst %.2f M commands/s"
+            + " over %d passes%n",
             median, sorted[sorted.length - 1], sorted[0], sorted.length);
 
         if (options.latencyPasses() > 0) {
@@ -119,7 +121,8 @@ public final class EngineBench {
             for (int pass = 0; pass < options.latencyPasses(); pass++) {
                 reference = check(reference, replay(stream, histogram));
             }
-            out.printf(Locale.ROOT, "per-command service time, ns (%d passes, %,d samples; each includes one System.nanoTime call, ~%d ns here):%n",
+            out.printf(Locale.ROOT, "per-command service time, ns (%d passes, %,d samples;"
+                + " each includes one System.nanoTime call, ~%d ns here):%n",
                 options.latencyPasses(), histogram.getTotalCount(), nanoTimeCost());
             out.printf(Locale.ROOT, "  p50 %d  p90 %d  p99 %d  p99.9 %d  p99.99 %d  max %d  mean %.1f%n",
                 histogram.getValueAtPercentile(50), histogram.getValueAtPercentile(90), histogram.getValueAtPercentile(99),

@@ -11,6 +11,7 @@ import io.chronex.gateway.fix.FixTags;
 import io.chronex.queues.DataDirectory;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
@@ -43,7 +44,8 @@ public final class InProcessExchange implements AutoCloseable {
     public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
         Files.copy(projectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         // Account 4: self-trade prevention off, so one session's buys and sells trade with each other.
-        Files.writeString(dir.resolve("gateway.yaml"), "port: 0\nengineConfig: engine.yaml\nsessions:\n  - {senderCompId: ALLOC, account: 4}\n");
+        Files.writeString(dir.resolve("gateway.yaml"),
+            "port: 0\nengineConfig: engine.yaml\nsessions:\n  - {senderCompId: ALLOC, account: 4}\n");
         final GatewayConfig config = GatewayConfig.load(dir.resolve("gateway.yaml"));
         final DataDirectory data = DataDirectory.open(dir.resolve("data"));
         engine = new EngineService(data, EngineConfigFile.load(dir.resolve("engine.yaml")), 0, w -> { });
@@ -111,7 +113,7 @@ public final class InProcessExchange implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         client.close();
         gateway.close();
         engine.close();

@@ -103,7 +103,8 @@ public final class RestartToServing {
         }
         final double[] sorted = millis.clone();
         Arrays.sort(sorted);
-        System.out.printf(Locale.ROOT, "RESULT runs=%d restart_to_serving_ms median=%.0f min=%.0f max=%.0f%n", runs, sorted[runs / 2], sorted[0],
+        System.out.printf(Locale.ROOT, "RESULT runs=%d restart_to_serving_ms median=%.0f min=%.0f max=%.0f%n", runs,
+            sorted[runs / 2], sorted[0],
             sorted[runs - 1]);
     }
 }

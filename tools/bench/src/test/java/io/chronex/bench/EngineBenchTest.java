@@ -35,7 +35,8 @@ class EngineBenchTest {
         final String out = bytes.toString(StandardCharsets.UTF_8);
         final String[] lines = out.trim().split("\n");
         final String last = lines[lines.length - 1];
-        assertTrue(last.matches("RESULT commands=4 trades=2 volume=7 notional=702 best_bid=99 best_ask=101 mcmds_per_s=[0-9]+\\.[0-9]{2}"), last);
+        assertTrue(last.matches("RESULT commands=4 trades=2 volume=7 notional=702 best_bid=99 best_ask=101"
+            + " mcmds_per_s=[0-9]+\\.[0-9]{2}"), last);
         assertTrue(out.contains("p50 "), out);
         assertTrue(out.contains("p99.99 "), out);
         assertEquals(2, totals.trades());
@@ -45,9 +46,13 @@ class EngineBenchTest {
     void badCommandLinesAreRejectedWithAReason() {
         assertThrows(Args.HelpRequested.class, () -> EngineBench.parse(new String[]{"--help"}));
         assertEquals(EngineBench.DEFAULT_FILE, EngineBench.parse(new String[0]).file(), "no FILE: the repository's ec-1M");
-        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--passes", "0", "x"})).getMessage().contains("at least 1"));
-        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--passes", "many", "x"})).getMessage().contains("needs a whole number"));
-        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{"--frobnicate"})).getMessage().contains("unknown option"));
-        assertTrue(assertThrows(Args.UsageException.class, () -> EngineBench.parse(new String[]{dir.resolve("absent.csv").toString()})).getMessage().contains("cannot read"));
+        assertTrue(assertThrows(Args.UsageException.class,
+            () -> EngineBench.parse(new String[]{"--passes", "0", "x"})).getMessage().contains("at least 1"));
+        assertTrue(assertThrows(Args.UsageException.class,
+            () -> EngineBench.parse(new String[]{"--passes", "many", "x"})).getMessage().contains("needs a whole number"));
+        assertTrue(assertThrows(Args.UsageException.class,
+            () -> EngineBench.parse(new String[]{"--frobnicate"})).getMessage().contains("unknown option"));
+        assertTrue(assertThrows(Args.UsageException.class,
+            () -> EngineBench.parse(new String[]{dir.resolve("absent.csv").toString()})).getMessage().contains("cannot read"));
     }
 }

@@ -167,7 +167,8 @@ public final class ExchangeCoreCsv {
         return switch (kind[row]) {
             case PLACE_GTC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.GTC, price[row], quantity[row]);
             case PLACE_IOC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.IOC, price[row], quantity[row]);
-            case PLACE_FOK_BUDGET -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.FOK_BUDGET, price[row], quantity[row]);
+            case PLACE_FOK_BUDGET -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.FOK_BUDGET, price[row],
+                quantity[row]);
             case MOVE -> command.move(uid, id, price[row]);
             case CANCEL -> command.cancel(uid, id);
             default -> command.reduce(uid, id, quantity[row]);

@@ -34,10 +34,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 class DifferentialTest {
     private static final int[] SYMBOLS = {RandomCommandStream.PLAIN, RandomCommandStream.TICKED, RandomCommandStream.COARSE};
 
-    private static final Set<CommandType> commandTypes = EnumSet.noneOf(CommandType.class);
-    private static final Set<RejectReason> rejectReasons = EnumSet.noneOf(RejectReason.class);
-    private static final Set<CancelReason> cancelReasons = EnumSet.noneOf(CancelReason.class);
-    private static final Set<SelfTradePrevention> selfTradeModesFired = EnumSet.noneOf(SelfTradePrevention.class);
+    private static final Set<CommandType> COMMAND_TYPES = EnumSet.noneOf(CommandType.class);
+    private static final Set<RejectReason> REJECT_REASONS = EnumSet.noneOf(RejectReason.class);
+    private static final Set<CancelReason> CANCEL_REASONS = EnumSet.noneOf(CancelReason.class);
+    private static final Set<SelfTradePrevention> SELF_TRADE_MODES_FIRED = EnumSet.noneOf(SelfTradePrevention.class);
     private static long commandsCompared;
     private static long fills;
 
@@ -68,7 +68,8 @@ class DifferentialTest {
                         assertEquals(reference.depth(symbol, side), BookText.depth(engine, symbol, side),
                             "seed " + seed + ", after command #" + i + ", symbol " + symbol + " " + side);
                         assertEquals(BookText.depth(engine, symbol, side), rebuilt.depth(symbol, side),
-                            "seed " + seed + ", after command #" + i + ": depth rebuilt from level changes alone, symbol " + symbol + " " + side);
+                            "seed " + seed + ", after command #" + i + ": depth rebuilt from level changes alone, symbol " + symbol
+                                + " " + side);
                     }
                 }
             }
@@ -106,14 +107,14 @@ class DifferentialTest {
     }
 
     private static void record(final Result r) {
-        commandTypes.add(r.commandType == null ? CommandType.NEW_ORDER : r.commandType);
-        rejectReasons.add(r.rejectReason);
+        COMMAND_TYPES.add(r.commandType == null ? CommandType.NEW_ORDER : r.commandType);
+        REJECT_REASONS.add(r.rejectReason);
         fills += r.fillCount();
         boolean restingSelfTradeCancel = false;
         boolean incomingSelfTradeCancel = false;
         for (int i = 0; i < r.cancelCount(); i++) {
             final Cancel cancel = r.cancel(i);
-            cancelReasons.add(cancel.reason);
+            CANCEL_REASONS.add(cancel.reason);
             if (cancel.reason == CancelReason.SELF_TRADE_PREVENTION) {
                 if (cancel.orderId == r.orderId) {
                     incomingSelfTradeCancel = true;
@@ -123,15 +124,15 @@ class DifferentialTest {
             }
         }
         if (restingSelfTradeCancel && incomingSelfTradeCancel) {
-            selfTradeModesFired.add(SelfTradePrevention.CANCEL_BOTH);
+            SELF_TRADE_MODES_FIRED.add(SelfTradePrevention.CANCEL_BOTH);
         } else if (restingSelfTradeCancel) {
-            selfTradeModesFired.add(SelfTradePrevention.CANCEL_RESTING);
+            SELF_TRADE_MODES_FIRED.add(SelfTradePrevention.CANCEL_RESTING);
         } else if (incomingSelfTradeCancel) {
-            selfTradeModesFired.add(SelfTradePrevention.CANCEL_INCOMING);
+            SELF_TRADE_MODES_FIRED.add(SelfTradePrevention.CANCEL_INCOMING);
         }
         for (int i = 0; i < r.fillCount(); i++) {
             if (r.fill(i).makerAccount == r.fill(i).takerAccount) {
-                selfTradeModesFired.add(SelfTradePrevention.OFF);
+                SELF_TRADE_MODES_FIRED.add(SelfTradePrevention.OFF);
             }
         }
     }
@@ -156,11 +157,11 @@ class DifferentialTest {
     @AfterAll
     static void streamsCoveredEveryRule() {
         assertEquals(1_050_000, commandsCompared, "every stream ran to the end");
-        assertEquals(EnumSet.allOf(CommandType.class), commandTypes, "command types seen");
-        assertEquals(EnumSet.complementOf(EnumSet.of(RejectReason.MALFORMED_COMMAND)), rejectReasons,
+        assertEquals(EnumSet.allOf(CommandType.class), COMMAND_TYPES, "command types seen");
+        assertEquals(EnumSet.complementOf(EnumSet.of(RejectReason.MALFORMED_COMMAND)), REJECT_REASONS,
             "reject reasons seen (NONE = accepted; MALFORMED_COMMAND comes from the engine process, not the core)");
-        assertEquals(EnumSet.allOf(CancelReason.class), cancelReasons, "cancel reasons seen");
-        assertEquals(EnumSet.allOf(SelfTradePrevention.class), selfTradeModesFired, "self-trade prevention modes that acted");
+        assertEquals(EnumSet.allOf(CancelReason.class), CANCEL_REASONS, "cancel reasons seen");
+        assertEquals(EnumSet.allOf(SelfTradePrevention.class), SELF_TRADE_MODES_FIRED, "self-trade prevention modes that acted");
         assertTrue(fills > 50_000, "only " + fills + " fills");
     }
 }

@@ -210,7 +210,8 @@ public final class RandomCommandStream {
             final long price = random.nextInt(3) == 0 ? target.price() : priceFor(symbol, target.side());
             c.replace(account, target.clientOrderId(), newId, price, quantity);
         } else if (roll < 790) {
-            c.reduce(account, target.clientOrderId(), random.nextInt(30) == 0 ? 0 : 1 + random.nextInt((int) Math.min(30, target.leaves() + 3)));
+            c.reduce(account, target.clientOrderId(), random.nextInt(30) == 0 ? 0 : 1
+                + random.nextInt((int) Math.min(30, target.leaves() + 3)));
         } else {
             c.move(account, target.clientOrderId(), random.nextInt(4) == 0 ? target.price() : priceFor(symbol, target.side()));
         }

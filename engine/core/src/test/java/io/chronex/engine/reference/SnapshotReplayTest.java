@@ -62,7 +62,8 @@ class SnapshotReplayTest {
             for (int i = k + 1; i < commands; i++) {
                 restored.apply(new Command().copyFrom(history[i]), result);
                 if (fingerprint(result.toString()) != fingerprints[i]) {
-                    fail("seed " + seed + ": restored at " + k + ", command " + i + " (" + history[i] + ") gave a different result: " + result);
+                    fail("seed " + seed + ": restored at " + k + ", command " + i + " (" + history[i]
+                        + ") gave a different result: " + result);
                 }
             }
             assertEquals(finalHash, restored.stateHash(), "final hash after restoring at " + k);

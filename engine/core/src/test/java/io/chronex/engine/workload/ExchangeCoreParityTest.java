@@ -166,7 +166,8 @@ class ExchangeCoreParityTest {
      * the book just before the command (rebuilt by replaying the stream up to it, which is
      * deterministic, so the passing path keeps no history).
      */
-    private static String firstDifference(final int ourSeq, final String theirs, final String ours, final BufferedReader expected) throws IOException {
+    private static String firstDifference(final int ourSeq, final String theirs, final String ours,
+        final BufferedReader expected) throws IOException {
         // When we gave no events for a command that had some, the mismatch only surfaces at our next
         // command with events: the earlier of the two seqs is where things went wrong.
         final int theirSeq = theirs == null ? ourSeq : Integer.parseInt(theirs.substring(0, theirs.indexOf(',')));
@@ -251,7 +252,8 @@ class ExchangeCoreParityTest {
     }
 
     private static BufferedReader gzipReader(final Path file) throws IOException {
-        return new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file), 1 << 16), StandardCharsets.US_ASCII), 1 << 16);
+        return new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(file), 1 << 16),
+            StandardCharsets.US_ASCII), 1 << 16);
     }
 
     private static String sha256OfDataLines(final Path file) throws IOException, NoSuchAlgorithmException {

@@ -31,7 +31,8 @@ final class EngineAgent implements Agent {
     /** A command failed part way: the state may hold half of it, so it must not become a snapshot. */
     private boolean failed;
 
-    private EngineAgent(final EngineService service, final RunFiles log, final Path dataDir, final String idleName, final AffinityLock lock) {
+    private EngineAgent(final EngineService service, final RunFiles log, final Path dataDir, final String idleName,
+        final AffinityLock lock) {
         this.service = service;
         this.log = log;
         this.dataDir = dataDir;
@@ -83,10 +84,12 @@ final class EngineAgent implements Agent {
 
     @Override
     public void onStart() {
-        log.log("engine started (JVM up %d ms): chronex %s, Java %s, data dir %s, idle %s; recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
+        log.log("engine started (JVM up %d ms): chronex %s, Java %s, data dir %s, idle %s;"
+                + " recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
             ManagementFactory.getRuntimeMXBean().getUptime(), version(), System.getProperty("java.version"), dataDir, idleName,
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
-            service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from " + service.restoredSnapshot().getFileName(),
+            service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from "
+                + service.restoredSnapshot().getFileName(),
             service.replayedCommands(), service.replayNanos() / 1e6,
             service.replayedCommands() < 1000 ? "" : String.format(Locale.ROOT, ", %.2f M commands/s",
                 service.replayedCommands() * 1e3 / Math.max(1, service.replayNanos())));
@@ -121,7 +124,8 @@ final class EngineAgent implements Agent {
                 log.log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
                     journalIndex(service.lastAnswered()), rejectSummary(),
                     snapshot == null ? "no snapshot (nothing answered yet)"
-                        : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(), service.lastSnapshotNanos() / 1e6));
+                        : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(),
+                            service.lastSnapshotNanos() / 1e6));
             }
         } finally {
             service.close();

@@ -106,7 +106,8 @@ public final class EngineService implements AutoCloseable {
         checkConfiguration(data, config);
         final int unfinished = snapshots.deleteUnfinished();
         if (unfinished > 0) {
-            warn.accept("deleted " + unfinished + " unfinished snapshot file(s) in " + data.snapshots() + " (a stop while one was being written)");
+            warn.accept("deleted " + unfinished + " unfinished snapshot file(s) in " + data.snapshots()
+                + " (a stop while one was being written)");
         }
         this.recoveredThrough = lastAnsweredCommand(data);
         final SnapshotStore.Restored restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
@@ -151,7 +152,8 @@ public final class EngineService implements AutoCloseable {
                 if (!recorded.equals(Long.toHexString(hash))) {
                     throw new IllegalStateException("this configuration differs from the one " + data.root()
                         + " was started with (config hash " + Long.toHexString(hash) + ", recorded " + recorded
-                        + "); replaying the journal under it would change history. Use the original configuration or a new data directory.");
+                        + "); replaying the journal under it would change history."
+                        + " Use the original configuration or a new data directory.");
                 }
             } else {
                 Files.writeString(file, Long.toHexString(hash) + "\n");
@@ -284,7 +286,8 @@ public final class EngineService implements AutoCloseable {
             final Path file = snapshots.write(snapshot.journalIndex(), MatchingEngine.sealSnapshot(snapshot.state()));
             lastSnapshotWriteNanos = System.nanoTime() - start;
             snapshotsWritten++;
-            info.accept(String.format(java.util.Locale.ROOT, "snapshot %s written in %.2f ms (%d bytes); matching paused %.3f ms for the copy",
+            info.accept(String.format(java.util.Locale.ROOT,
+                "snapshot %s written in %.2f ms (%d bytes); matching paused %.3f ms for the copy",
                 file.getFileName(), lastSnapshotWriteNanos / 1e6, snapshot.state().length, snapshot.pauseNanos() / 1e6));
         } catch (final UncheckedIOException e) {
             warn.accept(e.getMessage() + "; the engine goes on, and recovery would start from an older snapshot");

@@ -192,7 +192,8 @@ final class JournalReplay {
                 return dir + " (no .cq4 file)";
             }
             final Path last = cycles.get(cycles.size() - 1);
-            return last + " (" + Files.size(last) + " bytes" + (cycles.size() > 1 ? ", the newest of " + cycles.size() + " files" : "") + ")";
+            return last + " (" + Files.size(last) + " bytes"
+                + (cycles.size() > 1 ? ", the newest of " + cycles.size() + " files" : "") + ")";
         } catch (final IOException e) {
             return dir + " (cannot list: " + e.getMessage() + ")";
         }

@@ -4,8 +4,6 @@ import io.chronex.testing.ChildJvm;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.api.Command;
 import io.chronex.api.EngineConfig;
-import io.chronex.api.Result;
-import io.chronex.api.SelfTradePrevention;
 import io.chronex.api.Side;
 import io.chronex.api.TimeInForce;
 import io.chronex.api.OrderType;
@@ -22,7 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,7 +69,8 @@ class EngineKillTest {
             case 1, 2 -> c.move(account, 1 + random.nextInt(i + 1), tick * (190 + random.nextInt(21)));
             case 3 -> c.reduce(account, 1 + random.nextInt(i + 1), lot);
             default -> c.newOrder(account, symbol, i + 1, random.nextBoolean() ? Side.BUY : Side.SELL, OrderType.LIMIT,
-                random.nextInt(8) == 0 ? TimeInForce.IOC : TimeInForce.GTC, tick * (190 + random.nextInt(21)), lot * (1 + random.nextInt(9)));
+                random.nextInt(8) == 0 ? TimeInForce.IOC : TimeInForce.GTC, tick * (190 + random.nextInt(21)),
+                    lot * (1 + random.nextInt(9)));
         }
     }
 
@@ -85,7 +83,8 @@ class EngineKillTest {
     }
 
     Process startEngine(final Path dataDir, final Path config, final int run) throws IOException {
-        return jvms.start(EngineMain.class.getName(), List.of("--data-dir", dataDir.toString(), "--config", config.toString(), "--idle", "backoff"),
+        return jvms.start(EngineMain.class.getName(),
+            List.of("--data-dir", dataDir.toString(), "--config", config.toString(), "--idle", "backoff"),
             tmp.resolve("engine-" + run + ".log"));
     }
 
@@ -102,7 +101,8 @@ class EngineKillTest {
         }
     }
 
-    private static void waitUntil(final java.util.function.BooleanSupplier condition, final String what, final Process engine, final Path log)
+    private static void waitUntil(final java.util.function.BooleanSupplier condition, final String what, final Process engine,
+        final Path log)
         throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (!condition.getAsBoolean()) {
@@ -163,7 +163,8 @@ class EngineKillTest {
             }
             final Process last = startEngine(data.root(), config, KILLS);
             final long[] total = {answered};
-            waitUntil(() -> (total[0] += countNew(eventsTailer)) >= COMMANDS - 0, "the last commands", last, tmp.resolve("engine-" + KILLS + ".log"));
+            waitUntil(() -> (total[0] += countNew(eventsTailer)) >= COMMANDS - 0, "the last commands", last,
+                tmp.resolve("engine-" + KILLS + ".log"));
             last.destroy();
             assertEquals(0, last.waitFor(30, TimeUnit.SECONDS) ? last.exitValue() : -1, "SIGTERM ends the engine cleanly");
             assertTrue(Files.readString(tmp.resolve("engine-" + KILLS + ".log")).contains("engine stopping"));

@@ -51,7 +51,8 @@ class EngineServiceTest {
                 switch (random.nextInt(5)) {
                     case 0 -> c.cancel(account, 1 + random.nextInt(i + 1));
                     case 1 -> c.move(account, 1 + random.nextInt(i + 1), 90 + random.nextInt(21));
-                    default -> c.limit(account, 1, i + 1, random.nextBoolean() ? Side.BUY : Side.SELL, 90 + random.nextInt(21), 1 + random.nextInt(10));
+                    default -> c.limit(account, 1, i + 1, random.nextBoolean() ? Side.BUY : Side.SELL, 90 + random.nextInt(21), 1
+                        + random.nextInt(10));
                 }
                 hops.clear();
                 hops.gatewayAppendNanos = System.nanoTime();
@@ -265,7 +266,8 @@ class EngineServiceTest {
             assertEquals(21, drain(service, Long.MAX_VALUE), "every command answered, the ones after the failed snapshot too");
             assertEquals(0, service.snapshotsWritten());
             assertEquals(1, warnings.size(), warnings.toString());
-            assertTrue(warnings.get(0).contains("cannot write snapshot") && warnings.get(0).contains("the engine goes on"), warnings.get(0));
+            assertTrue(warnings.get(0).contains("cannot write snapshot") && warnings.get(0).contains("the engine goes on"),
+                warnings.get(0));
             java.nio.file.Files.delete(dir);
             java.nio.file.Files.createDirectory(dir);
             java.nio.file.Files.write(dir.resolve("config.hash"), configHash);
@@ -320,7 +322,8 @@ class EngineServiceTest {
                         answer(service, 1_000);
                         clock.advanceMillis(TimeUnit.DAYS.toMillis(1));
                     }
-                    CommandCodec.append(appender, c.limit(1 + i % 20, 1, 100_000 + i, i % 2 == 0 ? Side.BUY : Side.SELL, 95 + i % 11, 1), hops);
+                    CommandCodec.append(appender,
+                        c.limit(1 + i % 20, 1, 100_000 + i, i % 2 == 0 ? Side.BUY : Side.SELL, 95 + i % 11, 1), hops);
                     journal.add(appender.lastIndexAppended());
                 }
             }
@@ -372,7 +375,8 @@ class EngineServiceTest {
         });
         for (final DataDirectory data : List.of(truncated, overwritten)) {
             final IllegalStateException e = assertThrows(IllegalStateException.class, () -> new EngineService(data, CONFIG).close());
-            assertTrue(e.getMessage().contains(data.root().resolve("commands").toString()) && e.getMessage().contains(".cq4"), e.getMessage());
+            assertTrue(e.getMessage().contains(data.root().resolve("commands").toString()) && e.getMessage().contains(".cq4"),
+                e.getMessage());
             assertTrue(e.getMessage().contains("truncated or damaged"), e.getMessage());
         }
     }

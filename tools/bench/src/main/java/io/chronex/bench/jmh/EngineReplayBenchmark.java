@@ -73,7 +73,8 @@ public class EngineReplayBenchmark {
             firstBenchmarkRow++;
         }
         if (stream.size() - firstBenchmarkRow != COMMANDS) {
-            throw new IllegalStateException("expected " + COMMANDS + " benchmark-phase commands, found " + (stream.size() - firstBenchmarkRow));
+            throw new IllegalStateException("expected " + COMMANDS + " benchmark-phase commands, found "
+                + (stream.size() - firstBenchmarkRow));
         }
     }
 

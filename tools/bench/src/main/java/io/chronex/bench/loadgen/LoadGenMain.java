@@ -200,8 +200,8 @@ public final class LoadGenMain {
 
     /** Runs the load; with --data-dir, also writes DIR/loadgen.pid while running and the results to DIR/loadgen.log. */
     private static int run(final Settings settings, final String[] argv) throws IOException {
-        final LoadGenMain gen = new LoadGenMain(settings.target(), settings.password(), settings.symbols(), settings.mids(), settings.seed(),
-            settings.warmup());
+        final LoadGenMain gen = new LoadGenMain(settings.target(), settings.password(), settings.symbols(), settings.mids(),
+            settings.seed(), settings.warmup());
         for (int i = 1; i <= settings.sessions(); i++) {
             gen.clients.add(new Client(settings.prefix() + i));
         }
@@ -247,7 +247,10 @@ public final class LoadGenMain {
         return 0;
     }
 
-    /** Logs every session on, sends until the count or the duration is reached (or a stop signal), waits for the answers, logs out, reports. */
+    /**
+     * Logs every session on, sends until the count or the duration is reached (or a stop signal), waits for the answers, logs out,
+     * reports.
+     */
     private void run(final Settings settings) throws IOException {
         final long capacity = settings.count() > 0 ? settings.count() : (long) Math.ceil(settings.rate() * settings.duration());
         final int slots = (int) Math.min(Integer.MAX_VALUE - 8, (settings.pingpong() && settings.count() < 0 ? 50_000_000 : capacity) + 2);
@@ -286,7 +289,8 @@ public final class LoadGenMain {
             if (System.nanoTime() > logonDeadline) {
                 for (final Client c : clients) {
                     if (!c.loggedOn) {
-                        throw new Tool.Failure("session " + c.sender + " did not log on within 10 s (is it configured in the gateway's sessions?)");
+                        throw new Tool.Failure("session " + c.sender
+                            + " did not log on within 10 s (is it configured in the gateway's sessions?)");
                     }
                 }
             }

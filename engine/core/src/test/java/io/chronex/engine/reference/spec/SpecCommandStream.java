@@ -597,14 +597,34 @@ public final class SpecCommandStream {
         final int s = rnd.nextInt(SYMBOLS.length);
         newOrder(c);
         final int cs = symbolIndex(c.symbol);
+        if (kind < 18) {
+            badNewOrder(c, kind, cs);
+        } else {
+            badOtherCommand(c, kind, s);
+        }
+    }
+
+    /** A new order with one field wrong (kinds 0 to 17). */
+    private void badNewOrder(final Command c, final int kind, final int cs) {
         switch (kind) {
             case 0 -> c.quantity = 0;
             case 1 -> c.quantity = rnd.nextBoolean() ? -LOT[cs] * (1 + rnd.nextInt(10)) : Long.MIN_VALUE;
             case 2 -> c.quantity = Command.MAX_QUANTITY + 1;
-            case 3 -> { c.orderType = OrderType.LIMIT; c.timeInForce = TimeInForce.GTC; c.price = 0; }
-            case 4 -> { c.orderType = OrderType.LIMIT; c.timeInForce = TimeInForce.GTC; c.price = rnd.nextBoolean() ? -5 : Long.MIN_VALUE; }
-            case 5 -> { c.orderType = OrderType.LIMIT; c.timeInForce = rnd.nextBoolean() ? TimeInForce.GTC : TimeInForce.FOK_BUDGET;
-                c.price = rnd.nextBoolean() ? Command.MAX_PRICE + 1 : Long.MAX_VALUE; }
+            case 3 -> {
+                c.orderType = OrderType.LIMIT;
+                c.timeInForce = TimeInForce.GTC;
+                c.price = 0;
+            }
+            case 4 -> {
+                c.orderType = OrderType.LIMIT;
+                c.timeInForce = TimeInForce.GTC;
+                c.price = rnd.nextBoolean() ? -5 : Long.MIN_VALUE;
+            }
+            case 5 -> {
+                c.orderType = OrderType.LIMIT;
+                c.timeInForce = rnd.nextBoolean() ? TimeInForce.GTC : TimeInForce.FOK_BUDGET;
+                c.price = rnd.nextBoolean() ? Command.MAX_PRICE + 1 : Long.MAX_VALUE;
+            }
             case 6 -> {
                 final int t = 1 + rnd.nextInt(2);
                 c.symbol = SYMBOLS[t];
@@ -613,7 +633,10 @@ public final class SpecCommandStream {
                 c.price = mid[t] + 1 + rnd.nextLong(TICK[t] - 1);
                 c.quantity = LOT[t];
             }
-            case 7 -> { c.symbol = SYMBOLS[1]; c.quantity = (1 + rnd.nextInt(20)) * LOT[1] + 1 + rnd.nextInt(9); }
+            case 7 -> {
+                c.symbol = SYMBOLS[1];
+                c.quantity = (1 + rnd.nextInt(20)) * LOT[1] + 1 + rnd.nextInt(9);
+            }
             case 8 -> c.symbol = rnd.nextInt(4) == 0 ? 0 : UNKNOWN_SYMBOLS[rnd.nextInt(UNKNOWN_SYMBOLS.length)];
             case 9 -> {
                 final Live o = pickLive();
@@ -626,8 +649,11 @@ public final class SpecCommandStream {
             case 11 -> c.orderType = null;
             case 12 -> c.timeInForce = null;
             case 13 -> c.clientOrderId = 0;
-            case 14 -> { c.type = null; }
-            case 15 -> { c.orderType = OrderType.MARKET; c.postOnly = true; }
+            case 14 -> c.type = null;
+            case 15 -> {
+                c.orderType = OrderType.MARKET;
+                c.postOnly = true;
+            }
             case 16 -> {
                 c.orderType = OrderType.LIMIT;
                 c.timeInForce = switch (rnd.nextInt(3)) {
@@ -637,7 +663,17 @@ public final class SpecCommandStream {
                 };
                 c.postOnly = true;
             }
-            case 17 -> { c.orderType = OrderType.MARKET; c.timeInForce = TimeInForce.FOK_BUDGET; }
+            case 17 -> {
+                c.orderType = OrderType.MARKET;
+                c.timeInForce = TimeInForce.FOK_BUDGET;
+            }
+            default -> throw new IllegalArgumentException("kind " + kind);
+        }
+    }
+
+    /** A wrong limits, reference-price, symbol or account command, or a bad reduce, move or replace (kinds 18 to 25). */
+    private void badOtherCommand(final Command c, final int kind, final int s) {
+        switch (kind) {
             case 18 -> c.setAccountLimits(ACCOUNTS[randomAccount()], rnd.nextInt(2) - 1, rnd.nextInt(2) - 1, -1 - rnd.nextInt(2),
                 SelfTradePrevention.OFF);
             case 19 -> c.setAccountLimits(ACCOUNTS[randomAccount()], 0, 0, 0, null);
@@ -654,8 +690,14 @@ public final class SpecCommandStream {
                 case 1 -> CommandType.KILL_SWITCH_OFF;
                 default -> CommandType.MASS_CANCEL;
             }, NEVER_AN_ACCOUNT);
-            case 23 -> { reduce(c); c.quantity = rnd.nextBoolean() ? 0 : Command.MAX_QUANTITY + 1; }
-            case 24 -> { move(c); c.price = rnd.nextBoolean() ? 0 : Command.MAX_PRICE + 1; }
+            case 23 -> {
+                reduce(c);
+                c.quantity = rnd.nextBoolean() ? 0 : Command.MAX_QUANTITY + 1;
+            }
+            case 24 -> {
+                move(c);
+                c.price = rnd.nextBoolean() ? 0 : Command.MAX_PRICE + 1;
+            }
             default -> {
                 // Replace: bad quantity, bad price, or renaming onto another live order of the same account.
                 replace(c);
@@ -683,11 +725,32 @@ public final class SpecCommandStream {
             return;
         }
         switch (c.type) {
-            case NEW_ORDER -> { c.newClientOrderId = 77; c.orderId = 1 + rnd.nextInt(1000); }
-            case CANCEL -> { c.side = Side.SELL; c.price = 12_345; c.quantity = 7; c.timeInForce = TimeInForce.DAY; }
-            case REDUCE -> { c.side = Side.BUY; c.price = 99; c.orderType = OrderType.MARKET; }
-            case MOVE -> { c.quantity = 5; c.newClientOrderId = 4_242; c.timeInForce = TimeInForce.IOC; }
-            case REPLACE -> { c.side = Side.SELL; c.orderType = OrderType.MARKET; c.timeInForce = TimeInForce.FOK; c.postOnly = true; }
+            case NEW_ORDER -> {
+                c.newClientOrderId = 77;
+                c.orderId = 1 + rnd.nextInt(1000);
+            }
+            case CANCEL -> {
+                c.side = Side.SELL;
+                c.price = 12_345;
+                c.quantity = 7;
+                c.timeInForce = TimeInForce.DAY;
+            }
+            case REDUCE -> {
+                c.side = Side.BUY;
+                c.price = 99;
+                c.orderType = OrderType.MARKET;
+            }
+            case MOVE -> {
+                c.quantity = 5;
+                c.newClientOrderId = 4_242;
+                c.timeInForce = TimeInForce.IOC;
+            }
+            case REPLACE -> {
+                c.side = Side.SELL;
+                c.orderType = OrderType.MARKET;
+                c.timeInForce = TimeInForce.FOK;
+                c.postOnly = true;
+            }
             case HALT, RESUME, END_OF_DAY, SET_REFERENCE_PRICE, SNAPSHOT -> {
                 c.account = ACCOUNTS[randomAccount()];
                 c.clientOrderId = 5;
