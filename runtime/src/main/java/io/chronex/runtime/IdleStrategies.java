@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The idle strategies every busy loop of ours offers with {@code --idle}, by name, in one place. */
 public final class IdleStrategies {
-    public static final String NAMES = "backoff, yield or busy";
+    /** The names --idle accepts, the default first. */
     public static final String[] CHOICES = {"backoff", "yield", "busy"};
 
     private IdleStrategies() {

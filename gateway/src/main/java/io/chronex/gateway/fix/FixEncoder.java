@@ -5,9 +5,9 @@ import org.agrona.MutableDirectBuffer;
 
 /**
  * Writes one FIX 4.4 message at a time into a buffer with no allocation. The body is written from
- * {@code offset + 32}; {@link #finish} then puts BeginString and the exact BodyLength right before
+ * {@code offset + RESERVED} (32 bytes); {@link #finish} then puts BeginString and the exact BodyLength right before
  * it and the CheckSum after it, so the message starts at {@link #messageOffset()}, somewhere in the
- * 32 reserved bytes. Callers add the header fields (49, 56, 34, 52, ...) first, in that order.
+ * reserved bytes. Callers add the header fields (49, 56, 34, 52, ...) first, in that order.
  */
 public final class FixEncoder {
     private static final int RESERVED = 32;
