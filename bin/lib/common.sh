@@ -24,7 +24,8 @@ chronex_ensure_built() {
   command -v mvn >/dev/null 2>&1 || chronex_die "Maven (mvn) is needed to build the project; install Maven 3.8+ and Java 17"
   mkdir -p "$CHRONEX_ROOT/target"
   (
-    flock 9
+    # Without flock (util-linux) two scripts started together may both build; each build is whole.
+    ! command -v flock >/dev/null 2>&1 || flock 9
     chronex_stale || exit 0
     echo "building chronex (mvn package, tests skipped)..." >&2
     local started
@@ -48,9 +49,11 @@ chronex_jvm_flags() {
 # fixed order. Sets CHRONEX_CP.
 chronex_module_classpath() {
   local dir="$CHRONEX_ROOT/$1/target" jar
-  jar=$(ls "$dir"/chronex-*.jar 2>/dev/null | head -1)
+  # The jar is named after the artifact, with no version (the root pom's finalName); a versioned
+  # jar left by an older build is not it.
+  jar=$(ls "$dir"/chronex-*.jar 2>/dev/null | grep -v -- '-[0-9][^/]*\.jar$' | head -1 || true)
   [ -n "$jar" ] && [ -d "$dir/lib" ] || chronex_die "no jar or lib/ in $dir; run 'mvn -DskipTests package'"
-  CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | tr '\n' ':')"
+  CHRONEX_CP="$jar:$(ls "$dir"/lib/*.jar | LC_ALL=C sort | paste -sd: -)"
 }
 
 # Runs a main class of a module in this process's place: chronex_run MODULE CLASS [ARGS...].
@@ -98,9 +101,14 @@ chronex_class_archive() {
   CHRONEX_CDS_FLAGS="-XX:SharedArchiveFile=$archive $quiet"
 }
 
-# Processes' output without SLF4J's INFO lines (Chronicle's start-up chatter).
+# Processes' output without SLF4J's INFO lines (Chronicle's start-up chatter, from any thread).
 chronex_quiet() {
-  grep -v '^\[main\] INFO' || true
+  grep -v '^\[[^]]*\] INFO' || true
+}
+
+# The port in a gateway's "listening on HOST:PORT" line in FILE.
+chronex_listening_port() {
+  sed -n 's/.*listening on [^:]*:\([0-9]*\) .*/\1/p' "$1" | head -1
 }
 
 # Waits until FILE contains TEXT (up to 30 s); otherwise prints FILE and dies naming WHAT.

@@ -17,6 +17,8 @@ final class GatewayAgent implements Agent {
     private final RunFiles log;
     private final String startedLine;
     private final DutyCycle.StatusClock status = DutyCycle.StatusClock.everyMinute();
+    /** A pass failed: the stop is not a clean one, and its last line must say so (scripts grep "gateway N stopping:"). */
+    private boolean failed;
 
     GatewayAgent(final Gateway gateway, final int id, final RunFiles log, final String startedLine) {
         this.gateway = gateway;
@@ -38,7 +40,13 @@ final class GatewayAgent implements Agent {
 
     @Override
     public int doWork() throws IOException {
-        final int work = gateway.doWork();
+        final int work;
+        try {
+            work = gateway.doWork();
+        } catch (final IOException | RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        }
         if (status.due()) {
             log.log("status: %s", gateway.status());
         }
@@ -48,7 +56,7 @@ final class GatewayAgent implements Agent {
     @Override
     public void onClose() {
         try {
-            log.log("gateway %d stopping: %s", id, gateway.status());
+            log.log(failed ? "gateway %d stopping after a failure: %s" : "gateway %d stopping: %s", id, gateway.status());
             log.log("return path latency: %s", gateway.latency());
         } finally {
             gateway.close();

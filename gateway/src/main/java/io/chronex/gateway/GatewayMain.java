@@ -44,7 +44,7 @@ public final class GatewayMain {
 
     /** Parses, then opens the gateway and runs its loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse("gateway", argv, "--data-dir", "--config", "--id", "--port", "--idle");
+        final Args args = Args.parse(argv, "--data-dir", "--config", "--id", "--port", "--idle");
         final int id = args.intNumber("--id", 1, 1, DataDirectory.MAX_GATEWAY_ID);
         final int portOption = args.intNumber("--port", -1, 0, 65535);
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
@@ -71,8 +71,7 @@ public final class GatewayMain {
 
     /** On the gateway's thread: Chronicle refuses a tailer that recovery used on another thread. */
     private static GatewayAgent open(final GatewayConfig config, final int id, final int port, final DataDirectory data,
-        final String idleName,
-                                     final RunFiles run) throws IOException {
+                                     final String idleName, final RunFiles run) throws IOException {
         final Gateway gateway;
         try {
             gateway = new Gateway(config, id, port, data, run::log);
@@ -82,12 +81,8 @@ public final class GatewayMain {
             throw new Args.UsageException(e.getMessage());
         }
         return new GatewayAgent(gateway, id, run, String.format(Locale.ROOT, "gateway %d started: chronex %s, Java %s, data dir %s,"
-            + " listening on %s:%d as %s, %d sessions, idle %s", id, version(), System.getProperty("java.version"), data.root(),
+            + " listening on %s:%d as %s, %d sessions, idle %s", id, Tool.version(), System.getProperty("java.version"), data.root(),
             config.bind(), gateway.port(), config.compId(), config.sessionsOf(id).size(), idleName));
     }
 
-    private static String version() {
-        final String version = GatewayMain.class.getPackage().getImplementationVersion();
-        return version == null ? "(development build)" : version;
-    }
 }

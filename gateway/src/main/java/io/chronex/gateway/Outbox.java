@@ -17,6 +17,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class Outbox {
     private static final int MAX_BATCH_ENTRIES = 1 << 16;
+    /** Headroom past an entry header for the encoder's reserved prefix (32 bytes) and the CheckSum trailer, with margin. */
+    private static final int SPARE_BYTES = 64;
 
     private final OutboundStore store;
     private final byte[] compId;
@@ -66,7 +68,7 @@ final class Outbox {
      * MsgSeqNum, SendingTime); the caller adds the body and calls {@link #end}.
      */
     FixEncoder begin(final FixSession session, final int msgType, final long nowMillis) {
-        if (batchLength + OutboundStore.ENTRY_HEADER + 64 + 4 * maxMessageLength > batchBytes.length) {
+        if (batchLength + OutboundStore.ENTRY_HEADER + SPARE_BYTES + 4 * maxMessageLength > batchBytes.length) {
             grow();
         }
         entryStart = batchLength;

@@ -35,7 +35,7 @@ public final class Inject {
 
     public static void main(final String[] argv) {
         Tool.run("inject", USAGE, () -> {
-            final Args args = Args.parse("inject", argv, Set.of("--data-dir", "--rate", "--symbol"), Set.of(), 1);
+            final Args args = Args.parse(argv, Set.of("--data-dir", "--rate", "--symbol"), Set.of(), 1);
             final long rate = args.number("--rate", 0, 1, Long.MAX_VALUE);
             final int symbol = args.intNumber("--symbol", 40000, 1, Integer.MAX_VALUE);
             final Path file = args.readableOperand(0, "FILE", null);

@@ -50,7 +50,7 @@ public final class JournalSummary {
 
     public static void main(final String[] argv) {
         Tool.run("journal-summary", USAGE, () -> {
-            final Args args = Args.parse("journal-summary", argv, "--data-dir");
+            final Args args = Args.parse(argv, "--data-dir");
             final Summary summary = summarize(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))));
             if (summary.unreadable() > 0) {
                 System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");

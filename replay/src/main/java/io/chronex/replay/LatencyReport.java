@@ -40,7 +40,7 @@ public final class LatencyReport {
 
     public static void main(final String[] argv) {
         Tool.run("latency-report", USAGE, () -> {
-            final Args args = Args.parse("latency-report", argv, "--data-dir", "--skip");
+            final Args args = Args.parse(argv, "--data-dir", "--skip");
             final long skip = args.number("--skip", 0, 0, Long.MAX_VALUE);
             report(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))), skip, System.out);
             return 0;

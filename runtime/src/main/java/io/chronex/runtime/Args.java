@@ -1,7 +1,5 @@
 package io.chronex.runtime;
 
-import org.agrona.concurrent.IdleStrategy;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +16,6 @@ import java.util.Set;
  * turns it into "tool: reason" and "Try 'bin/tool --help'." on standard error and exit code 2.
  */
 public final class Args {
-    private final String tool;
     private final Map<String, String> values = new HashMap<>();
     private final Set<String> flags = new LinkedHashSet<>();
     private final List<String> operands = new ArrayList<>();
@@ -41,8 +38,7 @@ public final class Args {
         }
     }
 
-    private Args(final String tool) {
-        this.tool = tool;
+    private Args() {
     }
 
     /**
@@ -52,9 +48,9 @@ public final class Args {
      * @throws HelpRequested for --help or -h
      * @throws UsageException for an unknown option, a missing value, an option given twice or too many operands
      */
-    public static Args parse(final String tool, final String[] argv, final Set<String> valueOptions, final Set<String> flagOptions,
+    public static Args parse(final String[] argv, final Set<String> valueOptions, final Set<String> flagOptions,
                              final int maxOperands) {
-        final Args args = new Args(tool);
+        final Args args = new Args();
         for (int i = 0; i < argv.length; i++) {
             final String arg = argv[i];
             if ("--help".equals(arg) || "-h".equals(arg)) {
@@ -81,17 +77,11 @@ public final class Args {
     }
 
     /** Options only, no operands. */
-    public static Args parse(final String tool, final String[] argv, final String... valueOptions) {
-        return parse(tool, argv, Set.of(valueOptions), Set.of(), 0);
+    public static Args parse(final String[] argv, final String... valueOptions) {
+        return parse(argv, Set.of(valueOptions), Set.of(), 0);
     }
 
-    public String tool() {
-        return tool;
-    }
 
-    public boolean has(final String option) {
-        return values.containsKey(option) || flags.contains(option);
-    }
 
     public boolean flag(final String option) {
         return flags.contains(option);
@@ -177,10 +167,6 @@ public final class Args {
         return value;
     }
 
-    /** The idle strategy named by {@code option} (backoff, yield or busy). */
-    public IdleStrategy idle(final String option, final String fallback) {
-        return IdleStrategies.byName(choice(option, fallback, IdleStrategies.CHOICES));
-    }
 
     /** {@code value} of {@code what} (an option or an operand's name) as a whole number in [min, max]; '_' may group digits. */
     private static long toNumber(final String what, final String value, final long min, final long max) {

@@ -22,6 +22,12 @@ public final class Tool {
         }
     }
 
+    /** The project's version from the jar's manifest (Implementation-Version), for start-up lines. */
+    public static String version() {
+        final String version = Tool.class.getPackage().getImplementationVersion();
+        return version == null ? "(development build)" : version;
+    }
+
     /** A tool's body: parses its arguments and runs; returns the exit code. */
     @FunctionalInterface
     public interface Body {

@@ -47,7 +47,7 @@ class ArgsTest {
     }
 
     private static Args parse(final String... argv) {
-        return Args.parse("tool", argv, VALUES, FLAGS, 2);
+        return Args.parse(argv, VALUES, FLAGS, 2);
     }
 
     private static String usageError(final org.junit.jupiter.api.function.Executable executable) {
@@ -57,14 +57,12 @@ class ArgsTest {
     @Test
     void optionsFlagsAndOperandsInAnyOrder() {
         final Args args = parse("a.csv", "--data-dir", "/tmp/d", "--quiet", "b.csv", "--rate", "5");
-        assertEquals("tool", args.tool());
         assertEquals("/tmp/d", args.string("--data-dir", "data"));
         assertEquals(Path.of("/tmp/d"), args.path("--data-dir", Path.of("data")));
         assertEquals(5, args.number("--rate", 1, 1, 10));
         assertTrue(args.flag("--quiet"));
-        assertTrue(args.has("--quiet"));
-        assertTrue(args.has("--rate"));
-        assertFalse(args.has("--mode"));
+        assertFalse(args.flag("--verbose"));
+        assertEquals("rate", args.string("--mode", "rate"), "an option not given takes its default");
         assertEquals(List.of("a.csv", "b.csv"), args.operands());
         assertEquals("b.csv", args.operand(1, "FILE"));
     }
@@ -96,7 +94,7 @@ class ArgsTest {
         assertEquals("--rate needs a value", usageError(() -> parse("--rate")));
         assertEquals("--rate is given twice", usageError(() -> parse("--rate", "1", "--rate", "2")));
         assertEquals("too many arguments: c", usageError(() -> parse("a", "b", "c")));
-        assertEquals("unexpected argument a", usageError(() -> Args.parse("tool", new String[]{"a"}, "--rate")));
+        assertEquals("unexpected argument a", usageError(() -> Args.parse(new String[]{"a"}, "--rate")));
         assertEquals(List.of("-"), parse("-").operands(), "a lone '-' is an operand (standard input, by convention)");
     }
 
@@ -131,9 +129,8 @@ class ArgsTest {
         assertEquals("pingpong", parse("--mode", "pingpong").choice("--mode", "rate", "rate", "pingpong"));
         assertEquals("--mode must be rate or pingpong, not 'ping'",
             usageError(() -> parse("--mode", "ping").choice("--mode", "rate", "rate", "pingpong")));
-        assertTrue(parse("--mode", "busy").idle("--mode", "backoff") instanceof org.agrona.concurrent.BusySpinIdleStrategy);
-        assertEquals("--mode must be backoff, yield or busy, not 'lazy'",
-            usageError(() -> parse("--mode", "lazy").idle("--mode", "backoff")));
+        assertEquals("--idle must be backoff, yield or busy, not 'lazy'",
+            usageError(() -> Args.parse(new String[]{"--idle", "lazy"}, "--idle").choice("--idle", "backoff", IdleStrategies.CHOICES)));
     }
 
     @Test

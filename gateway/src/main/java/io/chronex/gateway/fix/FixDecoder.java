@@ -34,6 +34,10 @@ public final class FixDecoder {
 
     private static final byte SOH = 1;
     private static final byte[] BEGIN = "8=FIX.4.4\u00019=".getBytes(StandardCharsets.US_ASCII);
+    /** "10=ddd<SOH>", the CheckSum field that ends every message. */
+    private static final int CHECKSUM_FIELD_LENGTH = 7;
+    /** "<SOH>10=ddd<SOH>": the previous field's SOH and the CheckSum field, how the end of a message is found. */
+    private static final int TRAILER_LENGTH = 1 + CHECKSUM_FIELD_LENGTH;
     // UTCTimestamp, YYYYMMDD-HH:MM:SS[.fraction]: where each part starts in the value.
     private static final int TIMESTAMP_YEAR = 0;            // 4 digits
     private static final int TIMESTAMP_MONTH = 4;           // 2 digits
@@ -109,17 +113,17 @@ public final class FixDecoder {
         if (digits == 0 || bodyLength == 0) {
             return FRAME_GARBAGE;
         }
-        if ((position - offset) + bodyLength + 7 > maxMessageLength) {
+        if ((position - offset) + bodyLength + CHECKSUM_FIELD_LENGTH > maxMessageLength) {
             return FRAME_TOO_LONG;
         }
         // The message ends at the first "<SOH>10=ddd<SOH>" (no other field has tag 10), wherever
         // BodyLength says: a wrong BodyLength is then a rejectable message, not a lost stream.
-        for (int i = position - 1; i + 8 <= end; i++) {
+        for (int i = position - 1; i + TRAILER_LENGTH <= end; i++) {
             if (buf.getByte(i) == SOH && buf.getByte(i + 1) == '1' && buf.getByte(i + 2) == '0' && buf.getByte(i + 3) == '='
-                && buf.getByte(i + 7) == SOH) {
-                return i + 8 - offset;
+                && buf.getByte(i + TRAILER_LENGTH - 1) == SOH) {
+                return i + TRAILER_LENGTH - offset;
             }
-            if (i + 8 - offset > maxMessageLength) {
+            if (i + TRAILER_LENGTH - offset > maxMessageLength) {
                 return FRAME_TOO_LONG;
             }
         }

@@ -46,7 +46,7 @@ public final class DrainBench {
 
     public static void main(final String[] argv) {
         Tool.run("bench-drain", USAGE, () -> {
-            final Args args = Args.parse("bench-drain", argv, Set.of("--config", "--passes"), Set.of(), 1);
+            final Args args = Args.parse(argv, Set.of("--config", "--passes"), Set.of(), 1);
             final int passes = args.intNumber("--passes", 7, 2, Integer.MAX_VALUE);
             final Path config = args.readableFile("--config", "config/exchange-core-bench.yaml");
             final Path journal = Path.of(args.operand(0, "DATA_DIR"));

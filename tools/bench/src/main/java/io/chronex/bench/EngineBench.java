@@ -78,7 +78,7 @@ public final class EngineBench {
      * @throws Args.UsageException for a wrong command line or a FILE that cannot be read
      */
     static Options parse(final String[] argv) {
-        final Args args = Args.parse("bench-engine", argv, Set.of("--warmup", "--passes", "--latency-passes", "--symbol"), Set.of(), 1);
+        final Args args = Args.parse(argv, Set.of("--warmup", "--passes", "--latency-passes", "--symbol"), Set.of(), 1);
         final int warmup = args.intNumber("--warmup", 10, 0, Integer.MAX_VALUE);
         final int passes = args.intNumber("--passes", 20, 1, Integer.MAX_VALUE);
         final int latencyPasses = args.intNumber("--latency-passes", 3, 0, Integer.MAX_VALUE);

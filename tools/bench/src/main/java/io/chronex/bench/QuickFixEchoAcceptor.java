@@ -44,7 +44,7 @@ public final class QuickFixEchoAcceptor implements Application {
 
     public static void main(final String[] argv) {
         Tool.run("bench-fix", USAGE, () -> {
-            final Args args = Args.parse("bench-fix", argv, Set.of(), Set.of(), 3);
+            final Args args = Args.parse(argv, Set.of(), Set.of(), 3);
             final int port = (int) args.operandNumber(0, "PORT", 1, 65535);
             final int sessions = (int) args.operandNumber(1, "SESSIONS", 1, 10_000);
             serve(port, sessions, args.operandOr(2, "LOAD"));

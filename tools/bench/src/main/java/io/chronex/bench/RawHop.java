@@ -1,5 +1,6 @@
 package io.chronex.bench;
 
+import io.chronex.queues.CommandCodec;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -19,12 +20,15 @@ import java.util.Locale;
  * nothing else done. bin/bench-pipeline runs it beside the real pipeline so both see the same box.
  */
 public final class RawHop {
+    /** As long as a command excerpt, so the floor moves the same bytes as the journal hop. */
+    private static final int DOCUMENT_LENGTH = CommandCodec.LENGTH;
+
     private RawHop() {
     }
 
     public static void main(final String[] argv) {
         Tool.run("bench-pipeline", "Usage: RawHop [--count N] [--rate R]   (run by bin/bench-pipeline)\n", () -> {
-            final Args args = Args.parse("bench-pipeline", argv, "--count", "--rate");
+            final Args args = Args.parse(argv, "--count", "--rate");
             run(args.number("--count", 1_000_000, 1, Long.MAX_VALUE), args.number("--rate", 100_000, 1, Long.MAX_VALUE));
             return 0;
         });
@@ -59,7 +63,7 @@ public final class RawHop {
                     Thread.onSpinWait();
                 }
                 try (DocumentContext dc = appender.writingDocument()) {
-                    dc.wire().bytes().writeLong(System.nanoTime()).writeSkip(112);
+                    dc.wire().bytes().writeLong(System.nanoTime()).writeSkip(DOCUMENT_LENGTH - Long.BYTES);
                 }
             }
             reader.join();

@@ -46,7 +46,7 @@ public final class RestartToServing {
 
     public static void main(final String[] argv) {
         Tool.run("bench-restart", USAGE, () -> {
-            final Args args = Args.parse("bench-restart", argv, "--data-dir", "--config", "--runs");
+            final Args args = Args.parse(argv, "--data-dir", "--config", "--runs");
             final Path dataDir = Path.of(args.required("--data-dir", null));
             final Path config = args.readableFile("--config", "config/exchange-core-bench.yaml");
             run(DataDirectory.openForTool(dataDir), config, args.intNumber("--runs", 5, 1, 1000));
@@ -82,7 +82,7 @@ public final class RestartToServing {
                     try (DocumentContext dc = tailer.readingDocument()) {
                         if (!dc.isPresent()) {
                             if (!process.isAlive()) {
-                                throw new IllegalStateException("the engine exited (code " + process.exitValue() + "); see "
+                                throw new Tool.Failure("the engine exited (code " + process.exitValue() + "); see "
                                     + data.root().resolve("bench-restart-engine.out"));
                             }
                             // Poll gently: a spinning timer would take one of the box's two CPUs from the engine starting up.
@@ -95,7 +95,7 @@ public final class RestartToServing {
                 final long end = System.nanoTime();
                 process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 if (!answered) {
-                    throw new IllegalStateException("no answer within 120 s");
+                    throw new Tool.Failure("no answer within 120 s");
                 }
                 millis[run] = (end - start) / 1e6;
                 System.out.printf(Locale.ROOT, "run %d: launch to answer %.0f ms%n", run + 1, millis[run]);

@@ -41,7 +41,7 @@ public final class ClassArchiveTraining {
 
     public static void main(final String[] argv) {
         Tool.run("engine", USAGE, () -> {
-            final Args args = Args.parse("engine", argv, Set.of(), Set.of(), 1);
+            final Args args = Args.parse(argv, Set.of(), Set.of(), 1);
             if (!args.operands().isEmpty()) {
                 EngineConfigFile.load(Path.of(args.operand(0, "CONFIG.yaml")));
             }

@@ -6,6 +6,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.Tool;
 import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.Agent;
 
@@ -86,7 +87,7 @@ final class EngineAgent implements Agent {
     public void onStart() {
         log.log("engine started (JVM up %d ms): chronex %s, Java %s, data dir %s, idle %s;"
                 + " recovered through journal index %s in %.1f ms (%s, %d commands replayed in %.1f ms%s)",
-            ManagementFactory.getRuntimeMXBean().getUptime(), version(), System.getProperty("java.version"), dataDir, idleName,
+            ManagementFactory.getRuntimeMXBean().getUptime(), Tool.version(), System.getProperty("java.version"), dataDir, idleName,
             service.recoveredThrough() < 0 ? "none (fresh start)" : Long.toHexString(service.recoveredThrough()),
             service.recoveryNanos() / 1e6, service.restoredSnapshot() == null ? "no snapshot" : "from "
                 + service.restoredSnapshot().getFileName(),
@@ -160,8 +161,4 @@ final class EngineAgent implements Agent {
         return sb.toString();
     }
 
-    private static String version() {
-        final String version = EngineAgent.class.getPackage().getImplementationVersion();
-        return version == null ? "(development build)" : version;
-    }
 }

@@ -48,7 +48,7 @@ public final class EngineMain {
 
     /** Parses, then recovers and runs the engine's loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse("engine", argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every");
+        final Args args = Args.parse(argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every");
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final int cpu = args.intNumber("--cpu", -1, 0, Runtime.getRuntime().availableProcessors() - 1);
         final long snapshotEvery = args.number("--snapshot-every", 1_000_000, 0, Long.MAX_VALUE);

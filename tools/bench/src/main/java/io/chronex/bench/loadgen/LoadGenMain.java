@@ -168,7 +168,7 @@ public final class LoadGenMain {
     }
 
     private static Settings parse(final String[] argv) {
-        final Args args = Args.parse("loadgen", argv, Set.of("--host", "--port", "--sessions", "--rate", "--duration", "--count", "--mode",
+        final Args args = Args.parse(argv, Set.of("--host", "--port", "--sessions", "--rate", "--duration", "--count", "--mode",
             "--symbols", "--sender-prefix", "--target", "--password", "--warmup", "--hgrm", "--seed", "--data-dir"), Set.of("--quiet"), 0);
         args.required("--port", null); // no default: a load generator aimed at a guessed port measures nothing
         final int port = args.intNumber("--port", -1, 1, 65535);
