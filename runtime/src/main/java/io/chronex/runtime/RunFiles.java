@@ -3,6 +3,8 @@ package io.chronex.runtime;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,48 +13,62 @@ import java.time.Instant;
 import java.util.Locale;
 
 /**
- * A process's pid file and log under the data directory ({@code NAME.pid}, {@code NAME.log}), so
- * scripts and people can find and stop what is running. Log lines also go to standard output. The
- * pid file is removed at a clean stop; one left behind names a process that died.
+ * A process's lock, pid file and log under the data directory ({@code NAME.lock}, {@code NAME.pid},
+ * {@code NAME.log}). The lock is an OS file lock held for the life of the process, so two processes
+ * of one role on one directory cannot both run, whether started together or after a kill -9 (the OS
+ * drops the lock of a dead process; a pid file proves nothing). The pid file tells scripts and people
+ * what is running; log lines also go to standard output.
  */
 public final class RunFiles {
     private final Path pidFile;
     private final PrintStream logFile;
+    private final FileChannel lockFile;
 
-    private RunFiles(final Path pidFile, final PrintStream logFile) {
+    private RunFiles(final Path pidFile, final PrintStream logFile, final FileChannel lockFile) {
         this.pidFile = pidFile;
         this.logFile = logFile;
+        this.lockFile = lockFile;
     }
 
     /**
-     * Writes DIR/NAME.pid and opens DIR/NAME.log for appending.
+     * Takes DIR/NAME.lock, writes DIR/NAME.pid and opens DIR/NAME.log for appending.
      *
-     * @throws IllegalStateException when the pid file names a process that is still alive
+     * @throws IllegalStateException when another process (or this one) holds the lock
      */
     public static RunFiles start(final Path dir, final String name) {
         final Path pid = dir.resolve(name + ".pid");
         try {
             Files.createDirectories(dir);
-            if (Files.exists(pid)) {
-                final String text = Files.readString(pid).trim();
-                try {
-                    final long other = Long.parseLong(text);
-                    // A process killed a moment ago can linger as a zombie that still counts as
-                    // alive; it has no command any more, so only a process with one is running.
-                    if (ProcessHandle.of(other).filter(ProcessHandle::isAlive).flatMap(p -> p.info().command()).isPresent()) {
-                        throw new IllegalStateException(pid + " says process " + other + " is running on this data directory;"
-                            + " stop it first (kill " + other + ")");
-                    }
-                } catch (final NumberFormatException e) {
-                    // a damaged pid file: replaced below
-                }
+            final FileChannel lockFile = FileChannel.open(dir.resolve(name + ".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            if (!tryLock(lockFile)) {
+                lockFile.close();
+                throw new IllegalStateException("another " + name + " is running on " + dir + holder(pid) + "; stop it first");
             }
             Files.writeString(pid, ProcessHandle.current().pid() + "\n");
             final PrintStream log = new PrintStream(Files.newOutputStream(dir.resolve(name + ".log"), StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND), true, StandardCharsets.UTF_8);
-            return new RunFiles(pid, log);
+            return new RunFiles(pid, log, lockFile);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write " + pid + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The lock is held until this process stops or dies; the JVM refuses to take it twice. */
+    private static boolean tryLock(final FileChannel lockFile) throws IOException {
+        try {
+            return lockFile.tryLock() != null;
+        } catch (final OverlappingFileLockException e) {
+            return false;
+        }
+    }
+
+    /** " (pid N)" from the pid file, when it names one. */
+    private static String holder(final Path pid) {
+        try {
+            final String text = Files.readString(pid).trim();
+            return text.isEmpty() ? "" : " (pid " + text + ", " + pid.getFileName() + ")";
+        } catch (final IOException e) {
+            return "";
         }
     }
 
@@ -68,13 +84,14 @@ public final class RunFiles {
         logFile.println(Instant.now() + " " + line);
     }
 
-    /** Removes the pid file and closes the log (a clean stop). */
+    /** Removes the pid file, closes the log and lets go of the lock (a clean stop). */
     public void stop() {
         logFile.close();
         try {
             Files.deleteIfExists(pidFile);
+            lockFile.close();
         } catch (final IOException ignored) {
-            // nothing more to do at exit
+            // nothing more to do at exit; the OS drops the lock with the process
         }
     }
 }

@@ -10,8 +10,11 @@ import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -23,6 +26,14 @@ import java.util.stream.Stream;
  */
 public final class DataDirectory {
     public static final String MARKER = "chronex-data.properties";
+    /**
+     * Held (an OS file lock) while a process creates or checks the directory, so processes started
+     * together see either no marker or a whole one. Files named {@code .chronex-*} are ours.
+     */
+    static final String OPEN_LOCK = ".chronex-open.lock";
+    private static final String OUR_FILES = ".chronex-";
+    /** A JVM may not take the same file lock twice: its threads take turns here first. */
+    private static final Object OPENING_IN_THIS_JVM = new Object();
     static final String LAYOUT_VERSION = "1";
     /** Fixed at creation; a queue's roll cycle cannot change afterwards. */
     static final RollCycles ROLL_CYCLE = RollCycles.FAST_DAILY;
@@ -63,27 +74,48 @@ public final class DataDirectory {
                 throw new IllegalStateException(root + " is a file, not a data directory");
             }
             final Path marker = root.resolve(MARKER);
-            if (!Files.exists(marker)) {
-                if (Files.isDirectory(root) && !isEmpty(root)) {
-                    throw new IllegalStateException(root + " is not a chronex data directory (it has files but no " + MARKER
-                        + "); refusing to create queues in it. Point --data-dir at an empty or new directory.");
+            // Refused before anything of ours is written into a directory that is not ours.
+            refuseForeign(root, marker);
+            Files.createDirectories(root);
+            synchronized (OPENING_IN_THIS_JVM) {
+                try (FileChannel lockFile = FileChannel.open(root.resolve(OPEN_LOCK), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE)) {
+                    lockFile.lock(); // released when the channel closes
+                    if (!Files.exists(marker)) {
+                        refuseForeign(root, marker);
+                        writeMarker(marker);
+                    }
+                    check(marker);
+                    Files.createDirectories(root.resolve("commands"));
+                    Files.createDirectories(root.resolve("events"));
+                    Files.createDirectories(root.resolve("snapshots"));
                 }
-                Files.createDirectories(root);
-                writeMarker(marker);
             }
-            check(marker);
-            Files.createDirectories(root.resolve("commands"));
-            Files.createDirectories(root.resolve("events"));
-            Files.createDirectories(root.resolve("snapshots"));
             return new DataDirectory(root, null);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open data directory " + root + ": " + e.getMessage(), e);
         }
     }
 
-    private static boolean isEmpty(final Path dir) throws IOException {
+    /**
+     * A directory with files but no marker is not ours. The marker is always in place before any
+     * queue folder, so a listing that shows another process's folders is followed by a marker.
+     */
+    private static void refuseForeign(final Path root, final Path marker) throws IOException {
+        if (!Files.isDirectory(root) || Files.exists(marker) || onlyOurs(root)) {
+            return;
+        }
+        // The listing may have caught another process's queue folders made just after its marker.
+        if (!Files.exists(marker)) {
+            throw new IllegalStateException(root + " is not a chronex data directory (it has files but no " + MARKER
+                + "); refusing to create queues in it. Point --data-dir at an empty or new directory.");
+        }
+    }
+
+    /** True when the directory holds nothing, or only our lock and temporary files. */
+    private static boolean onlyOurs(final Path dir) throws IOException {
         try (Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
+            return entries.allMatch(p -> p.getFileName().toString().startsWith(OUR_FILES));
         }
     }
 
@@ -96,10 +128,16 @@ public final class DataDirectory {
         return p;
     }
 
+    /** Written whole to a temporary file, forced to disk, then renamed: a reader sees no marker or all of it. */
     private static void writeMarker(final Path marker) throws IOException {
-        try (Writer out = Files.newBufferedWriter(marker)) {
+        final Path partial = marker.resolveSibling(OUR_FILES + MARKER + "." + ProcessHandle.current().pid() + ".tmp");
+        try (Writer out = Files.newBufferedWriter(partial)) {
             expected().store(out, "chronex data directory: settings fixed when its queues were created; do not edit");
         }
+        try (FileChannel written = FileChannel.open(partial, StandardOpenOption.WRITE)) {
+            written.force(true);
+        }
+        Files.move(partial, marker, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static void check(final Path marker) throws IOException {

@@ -36,7 +36,7 @@ public final class EngineMain {
 
         SIGTERM (or Ctrl-C) finishes the command in hand, writes a snapshot and exits 0. Logs go to standard output
         and DIR/engine.log: one line at start, one a minute, one at exit, with every reject reason counted. The pid
-        is in DIR/engine.pid while it runs; a second engine on the same directory is refused.
+        is in DIR/engine.pid while it runs; a second engine on the same directory is refused (an OS lock on DIR/engine.lock).
         """;
 
     private EngineMain() {
