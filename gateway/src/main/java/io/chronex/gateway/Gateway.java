@@ -439,8 +439,12 @@ public final class Gateway implements AutoCloseable {
             askForResend(s, expected, seq);
         }
         if (msgType == FixMsgTypes.LOGOUT) {
-            logout(s, "logout acknowledged");
-            close(c, null);
+            // As in sequence: the answer (after the ResendRequest) is written before the connection closes.
+            if (s.logoutSent) {
+                close(c, "logged out");
+            } else {
+                logout(s, "logout acknowledged");
+            }
         }
     }
 
@@ -462,10 +466,14 @@ public final class Gateway implements AutoCloseable {
             }
             case FixMsgTypes.LOGOUT -> {
                 state.expectedInbound(s.slot, expected + 1);
-                if (!s.logoutSent) {
+                if (s.logoutSent) {
+                    close(c, "logged out");
+                } else {
+                    // The answer goes out at the end of this pass, and the connection closes once it is
+                    // written (or 2 s later if the client stops reading): closing now would drop it.
                     logout(s, null);
+                    log.log("session " + s.name + " logged out");
                 }
-                close(c, "logged out");
                 return;
             }
             case FixMsgTypes.LOGON -> {

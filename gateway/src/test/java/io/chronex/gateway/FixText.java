@@ -110,6 +110,19 @@ final class FixText implements AutoCloseable {
         throw new AssertionError("no message of type " + msgType);
     }
 
+    /** Reads until the gateway closes the connection; false if 15 s pass first. Messages still arriving are skipped. */
+    boolean closedByPeer() throws IOException {
+        final byte[] buffer = new byte[4096];
+        try {
+            while (in.read(buffer) >= 0) {
+                // skipped: only the end of the stream is looked for
+            }
+            return true;
+        } catch (final java.net.SocketTimeoutException e) {
+            return false;
+        }
+    }
+
     private Fields next() throws IOException {
         final byte[] buffer = new byte[4096];
         while (true) {

@@ -86,6 +86,31 @@ class GatewayBadInputTest {
         aliceStillTrades();
     }
 
+    /**
+     * FIX 4.4: the side that receives a Logout answers with a Logout, and the initiator then
+     * disconnects (the gateway closes once its answer is written). The answer must arrive before
+     * the connection ends: a close with the answer still unsent reads as "gateway closed the
+     * connection" here.
+     */
+    @Test
+    void aClientsLogoutIsAnsweredWithALogoutBeforeTheConnectionEnds() throws Exception {
+        try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
+            mallory.send("5", "58=done for the day\u0001");
+            final FixText.Fields answer = mallory.expect("5");
+            assertEquals("MALLORY", answer.get(56), answer.toString());
+            assertTrue(mallory.closedByPeer(), "the connection ends after the Logout exchange");
+        }
+        // With a gap before it (MsgSeqNum 5 where 2 is expected): a ResendRequest for the gap, then the answer.
+        try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
+            mallory.sendWithSeq(5, "5", "");
+            final FixText.Fields resend = mallory.expect("2");
+            assertEquals("2", resend.get(7), resend.toString());
+            mallory.expect("5");
+            assertTrue(mallory.closedByPeer(), "the connection ends after the Logout exchange");
+        }
+        aliceStillTrades();
+    }
+
     @Test
     void malformedMessagesInASessionGetTheRightSessionReject() throws Exception {
         try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
