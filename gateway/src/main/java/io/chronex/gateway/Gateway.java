@@ -53,6 +53,9 @@ public final class Gateway implements AutoCloseable {
     }
 
     private static final long SECOND = 1_000_000_000L;
+    /** HeartBtInt (108) a Logon may ask for, in seconds: every session is watched, none for longer than 5 minutes. */
+    static final int MIN_HEARTBEAT_SECONDS = 1;
+    static final int MAX_HEARTBEAT_SECONDS = 300;
     /** Output a client may leave unread before it is cut off as a slow consumer. */
     private static final int PENDING_BYTES = 1 << 20;
     /** Events read in one pass stop adding to the outbound batch beyond this. */
@@ -539,8 +542,9 @@ public final class Gateway implements AutoCloseable {
             return;
         }
         final long heartbeat = decoder.longValue(FixTags.HEART_BT_INT);
-        if (heartbeat < 0 || heartbeat > 3600) {
-            refuse(c, "HeartBtInt (108) must be 0..3600 seconds");
+        // 0 would switch off every liveness check: a silent client would hold its session for ever.
+        if (heartbeat < MIN_HEARTBEAT_SECONDS || heartbeat > MAX_HEARTBEAT_SECONDS) {
+            refuse(c, "HeartBtInt (108) must be " + MIN_HEARTBEAT_SECONDS + ".." + MAX_HEARTBEAT_SECONDS + " seconds");
             return;
         }
         final boolean reset = decoder.booleanValue(FixTags.RESET_SEQ_NUM_FLAG);

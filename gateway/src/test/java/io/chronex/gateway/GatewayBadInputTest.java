@@ -111,6 +111,30 @@ class GatewayBadInputTest {
         aliceStillTrades();
     }
 
+    /**
+     * HeartBtInt=0 would switch off every liveness check, so a silent client could hold its session
+     * (and keep its owner out) for ever: the Logon is refused with a Logout saying why, and the
+     * session stays free for a proper Logon.
+     */
+    @Test
+    void aLogonWithoutAHeartbeatIntervalIsRefused() throws Exception {
+        for (final String interval : new String[]{"0", "301"}) {
+            try (Socket s = new Socket("127.0.0.1", exchange.port)) {
+                s.setSoTimeout(15_000);
+                s.getOutputStream().write(FixText.whole("35=A\u000149=MALLORY\u000156=CHRONEX\u000134=1\u0001"
+                    + "52=20261122-10:00:00.000\u000198=0\u0001108=" + interval + "\u0001141=Y\u0001"));
+                final String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
+                assertTrue(answer.contains("\u000135=5\u0001") && answer.contains("58=HeartBtInt (108) must be 1..300 seconds"),
+                    "HeartBtInt=" + interval + " answered: " + answer);
+            }
+        }
+        try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
+            mallory.send("5", "");
+            mallory.expect("5");
+        }
+        aliceStillTrades();
+    }
+
     @Test
     void malformedMessagesInASessionGetTheRightSessionReject() throws Exception {
         try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
