@@ -73,16 +73,20 @@ class GatewayBadInputTest {
         for (int i = 0; i < 50; i++) {
             final byte[] junk = new byte[1 + random.nextInt(2000)];
             random.nextBytes(junk);
-            assertTrue(cutOff(junk), "random bytes: the connection is closed");
+            final String why = cutOff(junk);
+            assertTrue(why != null && !why.startsWith("no Logon within"), "random bytes are cut for what they are: " + why);
         }
-        assertTrue(cutOff("8=FIX.4.4\u00019=999999\u000135=A\u0001".getBytes(StandardCharsets.US_ASCII)), "declared length too long");
+        final String tooLong = "message longer than maxMessageLength 4096";
+        assertEquals(tooLong, cutOff("8=FIX.4.4\u00019=999999\u000135=A\u0001".getBytes(StandardCharsets.US_ASCII)),
+            "declared length too long");
         final StringBuilder huge = new StringBuilder("8=FIX.4.4\u00019=5000\u000135=A\u0001");
         huge.append("58=").append("x".repeat(6000)).append('\u0001');
-        assertTrue(cutOff(huge.toString().getBytes(StandardCharsets.US_ASCII)), "a message longer than maxMessageLength");
-        assertTrue(cutOff("8=FIX.4.2\u00019=5\u000135=0\u000110=000\u0001".getBytes(StandardCharsets.US_ASCII)), "wrong BeginString");
-        // Truncated: half a Logon, then silence: cut at the logon timeout.
+        assertEquals(tooLong, cutOff(huge.toString().getBytes(StandardCharsets.US_ASCII)), "a message longer than maxMessageLength");
+        assertEquals("bytes that are not a FIX.4.4 message",
+            cutOff("8=FIX.4.2\u00019=5\u000135=0\u000110=000\u0001".getBytes(StandardCharsets.US_ASCII)), "wrong BeginString");
+        // Truncated: half a Logon, then silence: nothing to judge yet, so cut at the logon timeout.
         final byte[] logon = FixText.logon("MALLORY", 1);
-        assertTrue(cutOff(java.util.Arrays.copyOf(logon, logon.length / 2)), "half a logon then nothing");
+        assertEquals("no Logon within 2 s", cutOff(java.util.Arrays.copyOf(logon, logon.length / 2)), "half a logon then nothing");
         aliceStillTrades();
     }
 
@@ -220,30 +224,54 @@ class GatewayBadInputTest {
         return out;
     }
 
-    /** Sends bytes on a new connection; true when the gateway closes it within 5 s. */
-    private static boolean cutOff(final byte[] bytes) throws IOException {
+    /**
+     * Sends bytes on a new connection and returns why the gateway closed it, from the gateway's own
+     * log line for that connection ("connection /127.0.0.1:PORT disconnected: WHY"), or null when it
+     * stays open for 5 s. The reason tells a cut for what was sent from the logon timeout, which
+     * would close any connection anyway.
+     */
+    private static String cutOff(final byte[] bytes) throws IOException, InterruptedException {
+        final String line;
         try (Socket s = new Socket("127.0.0.1", exchange.port)) {
             s.setSoTimeout(5000);
-            final OutputStream out = s.getOutputStream();
-            try {
-                out.write(bytes);
-                out.flush();
-            } catch (final IOException e) {
-                return true;
+            line = "connection /127.0.0.1:" + s.getLocalPort() + " disconnected: ";
+            if (!closedAfter(s, bytes)) {
+                return null;
             }
-            final InputStream in = s.getInputStream();
-            final byte[] buffer = new byte[4096];
-            try {
-                while (true) {
-                    if (in.read(buffer) < 0) {
-                        return true;
-                    }
+        }
+        // The last line for this port: ports are reused, and the gateway logs before it closes.
+        for (int i = 0; i < 100; i++) {
+            final String log = exchange.gatewayLog();
+            final int at = log.lastIndexOf(line);
+            if (at >= 0) {
+                final int end = log.indexOf('\n', at);
+                return log.substring(at + line.length(), end < 0 ? log.length() : end);
+            }
+            Thread.sleep(50);
+        }
+        return "closed, with no log line saying why";
+    }
+
+    private static boolean closedAfter(final Socket s, final byte[] bytes) throws IOException {
+        final OutputStream out = s.getOutputStream();
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (final IOException e) {
+            return true;
+        }
+        final InputStream in = s.getInputStream();
+        final byte[] buffer = new byte[4096];
+        try {
+            while (true) {
+                if (in.read(buffer) < 0) {
+                    return true;
                 }
-            } catch (final SocketTimeoutException e) {
-                return false;
-            } catch (final IOException e) {
-                return true;
             }
+        } catch (final SocketTimeoutException e) {
+            return false;
+        } catch (final IOException e) {
+            return true;
         }
     }
 }
