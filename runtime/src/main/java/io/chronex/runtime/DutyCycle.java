@@ -5,7 +5,9 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.ShutdownSignalBarrier;
+import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -93,21 +95,24 @@ public final class DutyCycle {
 
     /**
      * Says when a busy loop's status line is due: reads the clock once every 1,024 calls only, and
-     * allocates nothing, so it can sit in a hot loop.
+     * allocates nothing, so it can sit in a hot loop. The clock is given, so a test moves time
+     * itself instead of sleeping and hoping the machine kept up.
      */
     public static final class StatusClock {
         private final long intervalNanos;
+        private final NanoClock clock;
         private long next;
         private int calls;
 
-        public StatusClock(final long intervalNanos) {
+        public StatusClock(final long intervalNanos, final NanoClock clock) {
             this.intervalNanos = intervalNanos;
-            this.next = System.nanoTime() + intervalNanos;
+            this.clock = clock;
+            this.next = clock.nanoTime() + intervalNanos;
         }
 
-        /** A status line once a minute. */
+        /** A status line once a minute, by System.nanoTime. */
         public static StatusClock everyMinute() {
-            return new StatusClock(TimeUnit.MINUTES.toNanos(1));
+            return new StatusClock(TimeUnit.MINUTES.toNanos(1), SystemNanoClock.INSTANCE);
         }
 
         /** True about once per interval (the first time a clock read finds the interval over). */
@@ -115,7 +120,7 @@ public final class DutyCycle {
             if ((++calls & 1023) != 0) {
                 return false;
             }
-            final long now = System.nanoTime();
+            final long now = clock.nanoTime();
             if (now < next) {
                 return false;
             }

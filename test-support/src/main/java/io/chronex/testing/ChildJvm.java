@@ -47,7 +47,7 @@ public final class ChildJvm implements AutoCloseable {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                Thread.sleep(200);
+                // Its output goes straight to the file, so once it has ended the log is whole.
                 throw new IllegalStateException("the process ended (exit " + process.exitValue() + ") before '" + text + "':\n"
                     + Files.readString(log));
             }
@@ -58,7 +58,7 @@ public final class ChildJvm implements AutoCloseable {
                     }
                 }
             }
-            Thread.sleep(50);
+            Thread.sleep(50); // poll interval; the deadline above bounds the wait
         }
         throw new IllegalStateException("'" + text + "' did not appear in " + log + ":\n"
             + (Files.exists(log) ? Files.readString(log) : ""));
