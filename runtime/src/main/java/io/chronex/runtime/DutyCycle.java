@@ -64,9 +64,12 @@ public final class DutyCycle {
             barrier.signal();
         };
         final AgentRunner runner = new AgentRunner(idle, onError, null, agent);
-        AgentRunner.startOnThread(runner);
+        final Thread thread = AgentRunner.startOnThread(runner);
         barrier.await();
         runner.close(CLOSE_TIMEOUT_MS, null);
+        // close() returns when the loop has ended, a moment before its thread does; callers (the
+        // JVM's exit, a test) are promised the thread is gone.
+        thread.join();
         if (agent.openFailure != null) {
             throw agent.openFailure;
         }
