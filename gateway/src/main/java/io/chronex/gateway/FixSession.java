@@ -1,15 +1,35 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixMsgTypes;
+import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.ResendIndex;
+import io.chronex.gateway.session.SessionStateFile;
 
 import java.nio.charset.StandardCharsets;
 
 /**
- * One configured FIX session and everything the gateway keeps about it, whether or not its client
- * is connected: sequence numbers in both directions, where each sent message is stored (for
- * resends), and, while logged on, its connection, heartbeat timing and throttle window.
+ * One configured FIX session and its FIX 4.4 session rules: logon checks, sequence numbers in both
+ * directions, gaps and resends, SequenceReset, Logout, heartbeats and the TestRequest watch. It
+ * decides; what it sends goes through a {@link SessionProxy}, and application messages in sequence
+ * go to an {@link Application}, so the rules run (and are unit-tested) without sockets or queues.
+ * The state lives here whether or not the client is connected.
  */
 final class FixSession {
+    /** HeartBtInt (108) a Logon may ask for, in seconds: every session is watched, none for longer than 5 minutes. */
+    static final int MIN_HEARTBEAT_SECONDS = 1;
+    static final int MAX_HEARTBEAT_SECONDS = 300;
+    private static final long SECOND = 1_000_000_000L;
+
+    /** Where the session layer hands application messages that arrived in sequence. */
+    interface Application {
+        /**
+         * An order-entry message with the expected MsgSeqNum, in the decoder. The session counts it
+         * as received when this returns, so whatever it journals is journalled first.
+         */
+        void onOrderEntry(FixSession session, FixDecoder message, int msgType, long seq);
+    }
+
     final GatewayConfig.Session config;
     final String name;
     final byte[] senderCompId;
@@ -17,11 +37,15 @@ final class FixSession {
     final long account;
     /** Slot in the session state file (the inbound sequence number lives there). */
     final int slot;
+    /** Store index of the batch holding each message sent, by MsgSeqNum. */
+    final ResendIndex sent;
+    private final SessionStateFile state;
+    private final byte[] compId;
+    private SessionProxy proxy;
+    private Application application;
 
     /** The MsgSeqNum our next message to this client gets. */
     int nextOutbound = 1;
-    /** Store index of the batch holding each message sent, by MsgSeqNum. */
-    final ResendIndex sent;
 
     Connection connection;
     long heartbeatNanos;
@@ -35,18 +59,35 @@ final class FixSession {
     long throttleWindow;
     int throttleCount;
 
-    FixSession(final GatewayConfig.Session config, final int slot, final ResendIndex sent) {
-        this.sent = sent;
+    FixSession(final GatewayConfig.Session config, final String compId, final SessionStateFile state, final ResendIndex sent) {
         this.config = config;
         this.name = config.senderCompId();
         this.senderCompId = config.senderCompId().getBytes(StandardCharsets.US_ASCII);
         this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.US_ASCII);
         this.account = config.account();
-        this.slot = slot;
+        this.compId = compId.getBytes(StandardCharsets.US_ASCII);
+        this.state = state;
+        this.slot = state.slot(config.senderCompId());
+        this.sent = sent;
+    }
+
+    /** Connects the rules to what they drive; done once, before the first message. */
+    void wire(final SessionProxy proxy, final Application application) {
+        this.proxy = proxy;
+        this.application = application;
     }
 
     boolean loggedOn() {
         return connection != null;
+    }
+
+    /** The MsgSeqNum expected next from the client (kept in the memory-mapped state file). */
+    long expectedInbound() {
+        return state.expectedInbound(slot);
+    }
+
+    void expectedInbound(final long seq) {
+        state.expectedInbound(slot, seq);
     }
 
     /** Forgets every message sent: after a sequence reset, MsgSeqNum starts again at 1. */
@@ -61,11 +102,250 @@ final class FixSession {
         if (limit == 0) {
             return true;
         }
-        final long window = nowNanos / 1_000_000_000L;
+        final long window = nowNanos / SECOND;
         if (window != throttleWindow) {
             throttleWindow = window;
             throttleCount = 0;
         }
         return ++throttleCount <= limit;
+    }
+
+    // ------------------------------------------------------------------ logon
+
+    /**
+     * A Logon naming this session arrived on a connection without one. Accepted: the connection is
+     * this session's from now on and the Logon is answered. Refused: a Logout saying why.
+     *
+     * @return whether the logon was accepted
+     */
+    boolean onLogon(final Connection c, final FixDecoder logon, final long nowNanos) {
+        final String why = logonRefusal(logon);
+        if (why != null) {
+            proxy.refuseLogon(c, logon, why);
+            return false;
+        }
+        final long heartbeat = logon.longValue(FixTags.HEART_BT_INT);
+        final boolean reset = logon.booleanValue(FixTags.RESET_SEQ_NUM_FLAG);
+        final long seq = logon.msgSeqNum();
+        if (reset) {
+            expectedInbound(1);
+            resetOutbound();
+        }
+        final long expected = expectedInbound();
+        if (seq < expected) {
+            proxy.refuseLogon(c, logon, "MsgSeqNum too low, expecting " + expected + " but received " + seq);
+            return false;
+        }
+        c.session = this;
+        connection = c;
+        heartbeatNanos = heartbeat * SECOND;
+        lastReceivedNanos = nowNanos;
+        lastSentNanos = nowNanos;
+        testRequestSentNanos = 0;
+        logoutSent = false;
+        resendAskedThrough = 0;
+        proxy.logon(this, heartbeat, reset);
+        proxy.log("session " + name + " logged on from " + c.remote + (reset ? " (sequence numbers reset)" : "")
+            + ": next in " + expected + ", client sent " + seq + ", next out " + nextOutbound);
+        if (seq > expected) {
+            askForResend(expected, seq);
+        } else {
+            expectedInbound(expected + 1);
+        }
+        return true;
+    }
+
+    /** Why this Logon cannot be accepted, or null. */
+    private String logonRefusal(final FixDecoder logon) {
+        if (!logon.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
+            return "TargetCompID must be " + new String(compId, StandardCharsets.US_ASCII);
+        }
+        if (password != null && !logon.valueEquals(FixTags.PASSWORD, password)) {
+            return "Logon of " + name + " refused: wrong or missing password (554)";
+        }
+        if (connection != null) {
+            return "session " + name + " is already logged on from another connection";
+        }
+        final long heartbeat = logon.longValue(FixTags.HEART_BT_INT);
+        // 0 would switch off every liveness check: a silent client would hold its session for ever.
+        if (heartbeat < MIN_HEARTBEAT_SECONDS || heartbeat > MAX_HEARTBEAT_SECONDS) {
+            return "HeartBtInt (108) must be " + MIN_HEARTBEAT_SECONDS + ".." + MAX_HEARTBEAT_SECONDS + " seconds";
+        }
+        if (logon.booleanValue(FixTags.RESET_SEQ_NUM_FLAG) && logon.msgSeqNum() != 1) {
+            return "a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1";
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------ messages after the Logon
+
+    /** A message on this session's connection; status is what the decoder said of it. */
+    void onMessage(final FixDecoder message, final int status, final long nowNanos) {
+        lastReceivedNanos = nowNanos;
+        testRequestSentNanos = 0;
+        final long expected = expectedInbound();
+        if (status != FixDecoder.OK) {
+            rejectMalformed(message, status, expected);
+            return;
+        }
+        if (!message.valueEquals(FixTags.SENDER_COMP_ID, senderCompId) || !message.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
+            proxy.reject(this, message.msgSeqNum(), FixTags.SENDER_COMP_ID, message.msgType(), 9, "CompID problem");
+            logout("SenderCompID/TargetCompID do not match the session");
+            return;
+        }
+        final int msgType = message.msgType();
+        final long seq = message.msgSeqNum();
+        if (msgType == FixMsgTypes.SEQUENCE_RESET && !message.booleanValue(FixTags.GAP_FILL_FLAG)) {
+            sequenceReset(message, expected);
+        } else if (seq > expected) {
+            onSequenceGap(message, msgType, expected, seq);
+        } else if (seq < expected) {
+            if (!message.booleanValue(FixTags.POSS_DUP_FLAG)) {
+                logout("MsgSeqNum too low, expecting " + expected + " but received " + seq);
+            }
+        } else {
+            onInSequence(message, msgType, seq, expected);
+        }
+    }
+
+    /** A message that does not decode uses up its sequence number only when it had the expected one. */
+    private void rejectMalformed(final FixDecoder message, final int status, final long expected) {
+        final long seq = message.msgSeqNum();
+        proxy.reject(this, seq > 0 ? seq : expected, message.rejectRefTag(), message.msgType(), status, message.rejectText());
+        if (seq == expected) {
+            expectedInbound(expected + 1);
+        }
+    }
+
+    /** Messages were missed: ask for them once, but still answer a ResendRequest and a Logout. */
+    private void onSequenceGap(final FixDecoder message, final int msgType, final long expected, final long seq) {
+        if (msgType == FixMsgTypes.RESEND_REQUEST) {
+            answerResendRequest(message);
+        }
+        if (resendAskedThrough < expected) {
+            askForResend(expected, seq);
+        }
+        if (msgType == FixMsgTypes.LOGOUT) {
+            // As in sequence: the answer (after the ResendRequest) is written before the connection closes.
+            if (logoutSent) {
+                proxy.loggedOut(this);
+            } else {
+                logout("logout acknowledged");
+            }
+        }
+    }
+
+    /** A message with the expected MsgSeqNum: handled, and the next one is expected. */
+    private void onInSequence(final FixDecoder message, final int msgType, final long seq, final long expected) {
+        switch (msgType) {
+            case FixMsgTypes.NEW_ORDER_SINGLE, FixMsgTypes.ORDER_CANCEL_REQUEST, FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST,
+                FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> application.onOrderEntry(this, message, msgType, seq);
+            case FixMsgTypes.HEARTBEAT, FixMsgTypes.REJECT -> {
+            }
+            case FixMsgTypes.TEST_REQUEST -> {
+                final boolean has = message.has(FixTags.TEST_REQ_ID);
+                proxy.heartbeat(this, message.buffer(), has ? message.valueOffset(FixTags.TEST_REQ_ID) : 0,
+                    has ? message.valueLength(FixTags.TEST_REQ_ID) : 0);
+            }
+            case FixMsgTypes.RESEND_REQUEST -> answerResendRequest(message);
+            case FixMsgTypes.SEQUENCE_RESET -> {
+                onGapFill(message, seq, expected);
+                return;
+            }
+            case FixMsgTypes.LOGOUT -> {
+                expectedInbound(expected + 1);
+                if (logoutSent) {
+                    proxy.loggedOut(this);
+                } else {
+                    // The answer goes out at the end of this pass, and the connection closes once it is
+                    // written (or 2 s later if the client stops reading): closing now would drop it.
+                    logout(null);
+                    proxy.log("session " + name + " logged out");
+                }
+                return;
+            }
+            case FixMsgTypes.LOGON -> {
+                expectedInbound(expected + 1);
+                logout("already logged on");
+                return;
+            }
+            default -> {
+                if (isApplicationType(msgType)) {
+                    proxy.businessReject(this, seq, msgType, 3, "MsgType not supported by this gateway");
+                } else {
+                    proxy.reject(this, seq, FixTags.MSG_TYPE, msgType, 11, "invalid MsgType");
+                }
+            }
+        }
+        expectedInbound(expected + 1);
+    }
+
+    private void answerResendRequest(final FixDecoder message) {
+        proxy.resend(this, Math.max(1, message.longValue(FixTags.BEGIN_SEQ_NO)), message.longValue(FixTags.END_SEQ_NO));
+    }
+
+    /** SequenceReset-GapFill in sequence: jumps to NewSeqNo, which may only go up. */
+    private void onGapFill(final FixDecoder message, final long seq, final long expected) {
+        final long next = message.longValue(FixTags.NEW_SEQ_NO);
+        if (next > expected) {
+            expectedInbound(next);
+        } else {
+            proxy.reject(this, seq, FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5, "NewSeqNo " + next + " is not above " + expected);
+            expectedInbound(expected + 1);
+        }
+    }
+
+    /** SequenceReset-Reset (any MsgSeqNum): the next expected becomes NewSeqNo, which may not go back. */
+    private void sequenceReset(final FixDecoder message, final long expected) {
+        final long next = message.longValue(FixTags.NEW_SEQ_NO);
+        if (next < expected) {
+            proxy.reject(this, message.msgSeqNum(), FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5,
+                "NewSeqNo " + next + " would move the sequence back from " + expected);
+            return;
+        }
+        expectedInbound(next);
+    }
+
+    /** A ResendRequest from the expected number to infinity; no other until the client catches up to seq. */
+    private void askForResend(final long expected, final long seq) {
+        resendAskedThrough = seq;
+        proxy.resendRequest(this, expected);
+    }
+
+    /** Sends a Logout (with a reason, or null); the connection closes once it is written or answered. */
+    void logout(final String text) {
+        proxy.logout(this, text);
+        logoutSent = true;
+        if (text != null) {
+            proxy.log("session " + name + ": Logout sent: " + text);
+        }
+    }
+
+    private static boolean isApplicationType(final int msgType) {
+        final int first = msgType & 0xFF;
+        final int second = (msgType >>> 8) & 0xFF;
+        if (second == 0) {
+            return (first >= '6' && first <= '9') || (first >= 'B' && first <= 'Z') || (first >= 'a' && first <= 'z');
+        }
+        return (first == 'A' || first == 'B') && ((second >= 'A' && second <= 'Z') || (second >= 'a' && second <= 'z'));
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    /** Heartbeat after HeartBtInt of our silence; TestRequest after 1.2 × HeartBtInt of theirs; cut if it goes unanswered. */
+    void onTimer(final long nowNanos) {
+        if (connection == null || heartbeatNanos == 0 || logoutSent) {
+            return;
+        }
+        if (nowNanos - lastSentNanos >= heartbeatNanos) {
+            proxy.heartbeat(this, null, 0, 0);
+        }
+        final long silent = nowNanos - lastReceivedNanos;
+        if (testRequestSentNanos == 0 && silent > heartbeatNanos + heartbeatNanos / 5) {
+            testRequestSentNanos = nowNanos;
+            proxy.testRequest(this, nowNanos / 1_000_000L);
+        } else if (testRequestSentNanos != 0 && nowNanos - testRequestSentNanos > heartbeatNanos) {
+            proxy.disconnect(this, "no answer to a TestRequest within " + heartbeatNanos / SECOND + " s");
+        }
     }
 }

@@ -50,10 +50,10 @@ final class Outbox {
     long eventsReadNanos;
     long sentLive;
     long slowConsumers;
-    private final Gateway gateway;
+    private final Framer framer;
 
-    Outbox(final Gateway gateway, final OutboundStore store, final String compId, final int maxMessageLength) {
-        this.gateway = gateway;
+    Outbox(final Framer framer, final OutboundStore store, final String compId, final int maxMessageLength) {
+        this.framer = framer;
         this.store = store;
         this.compId = compId.getBytes(StandardCharsets.US_ASCII);
         this.maxMessageLength = maxMessageLength;
@@ -166,13 +166,13 @@ final class Outbox {
     private boolean send(final Connection connection, final ByteBuffer view) {
         if (!connection.send(view)) {
             slowConsumers++;
-            gateway.drop(connection, "slow consumer: more than " + connection.pending.capacity()
+            framer.drop(connection, "slow consumer: more than " + connection.pending.capacity()
                 + " bytes waiting; it gets them by resend when it logs on again");
             return false;
         }
         if (!connection.dirty) {
             connection.dirty = true;
-            gateway.toFlush(connection);
+            framer.toFlush(connection);
         }
         return true;
     }

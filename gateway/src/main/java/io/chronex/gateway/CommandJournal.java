@@ -1,0 +1,170 @@
+package io.chronex.gateway;
+
+import io.chronex.api.Command;
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixEncoder;
+import io.chronex.gateway.fix.FixMsgTypes;
+import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.session.SessionStateFile;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptAppender;
+
+/**
+ * Order entry's path into the journal: a session's order-entry message, in sequence, becomes one
+ * engine command appended to the commands queue with its hop timestamps and MsgSeqNum, or is
+ * refused here (throttle, anything {@link OrderEntry} cannot translate) with the reject FIX has
+ * for that request. Also journals cancel-on-disconnect, and keeps the state file's scan-from
+ * checkpoint near the journal's end so a restart scans little.
+ */
+final class CommandJournal implements FixSession.Application {
+    private static final long SECOND = 1_000_000_000L;
+
+    private final int gatewayId;
+    private final ExcerptAppender commands;
+    private final OrderEntry orderEntry;
+    private final SessionStateFile state;
+    private final Outbox outbox;
+    private final SessionProxy proxy;
+    private final Framer framer;
+    private final Gateway.Log log;
+    private final Command command = new Command();
+    private final Hops hops = new Hops();
+    private FixDecoder decoder;
+    private long lastAppendIndex = -1;
+    private long nextScanFromNanos;
+
+    long commandsAppended;
+    long businessRejects;
+
+    CommandJournal(final int gatewayId, final ExcerptAppender commands, final OrderEntry orderEntry, final SessionStateFile state,
+                   final Outbox outbox, final SessionProxy proxy, final Framer framer, final Gateway.Log log) {
+        this.gatewayId = gatewayId;
+        this.commands = commands;
+        this.orderEntry = orderEntry;
+        this.state = state;
+        this.outbox = outbox;
+        this.proxy = proxy;
+        this.framer = framer;
+        this.log = log;
+    }
+
+    @Override
+    public void onOrderEntry(final FixSession s, final FixDecoder message, final int msgType, final long seq) {
+        decoder = message;
+        if (!s.admit(framer.readNanos)) {
+            throttled(s, msgType, seq);
+            return;
+        }
+        final OrderEntry.Outcome outcome = orderEntry.translate(message, msgType, s.account, command);
+        if (outcome == OrderEntry.Outcome.SESSION_REJECT) {
+            proxy.reject(s, seq, orderEntry.rejectTag, msgType, orderEntry.sessionRejectReason, orderEntry.text);
+            return;
+        }
+        if (outcome == OrderEntry.Outcome.BUSINESS_REJECT) {
+            businessRejects++;
+            gatewayReject(s, msgType, orderEntry.businessReason, orderEntry.text);
+            return;
+        }
+        hops.clear();
+        hops.gatewayId = gatewayId;
+        hops.sessionId = s.account;
+        hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
+        hops.gatewayReadNanos = framer.readNanos;
+        hops.receiptEpochNanos = framer.readEpochNanos;
+        CommandCodec.append(commands, command, hops);
+        lastAppendIndex = commands.lastIndexAppended();
+        commandsAppended++;
+        if (state.scanFrom() < 0) {
+            // The first command this gateway ever journalled: from now on a restart scans from here.
+            state.scanFrom(lastAppendIndex);
+        }
+    }
+
+    /** A refusal decided at the gateway (nothing reaches the journal): the reject message FIX has for that request. */
+    private void gatewayReject(final FixSession s, final int msgType, final int reason, final String text) {
+        final long now = System.currentTimeMillis();
+        if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.EXECUTION_REPORT, now);
+            e.addAscii(FixTags.ORDER_ID, "NONE");
+            copy(e, FixTags.CL_ORD_ID);
+            e.addAscii(FixTags.EXEC_ID, "R" + s.nextOutbound);
+            e.addChar(FixTags.EXEC_TYPE, '8');
+            e.addChar(FixTags.ORD_STATUS, '8');
+            e.addLong(FixTags.ACCOUNT, s.account);
+            copy(e, FixTags.SYMBOL);
+            copy(e, FixTags.SIDE);
+            copy(e, FixTags.ORDER_QTY);
+            e.addLong(FixTags.LEAVES_QTY, 0);
+            e.addLong(FixTags.CUM_QTY, 0);
+            e.addLong(FixTags.AVG_PX, 0);
+            e.addLong(FixTags.ORD_REJ_REASON, reason);
+            e.addAscii(FixTags.TEXT, text);
+            e.addUtcTimestamp(FixTags.TRANSACT_TIME, now);
+        } else if (msgType == FixMsgTypes.ORDER_MASS_CANCEL_REQUEST) {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now);
+            copy(e, FixTags.CL_ORD_ID);
+            e.addAscii(FixTags.ORDER_ID, "NONE");
+            copy(e, FixTags.MASS_CANCEL_REQUEST_TYPE);
+            e.addChar(FixTags.MASS_CANCEL_RESPONSE, '0');
+            e.addLong(FixTags.MASS_CANCEL_REJECT_REASON, reason == 1 ? 1 : 99);
+            e.addAscii(FixTags.TEXT, text);
+        } else {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_CANCEL_REJECT, now);
+            e.addAscii(FixTags.ORDER_ID, "NONE");
+            copy(e, FixTags.CL_ORD_ID);
+            copy(e, FixTags.ORIG_CL_ORD_ID);
+            e.addChar(FixTags.ORD_STATUS, '8');
+            e.addLong(FixTags.ACCOUNT, s.account);
+            e.addChar(FixTags.CXL_REJ_RESPONSE_TO, msgType == FixMsgTypes.ORDER_CANCEL_REQUEST ? '1' : '2');
+            e.addLong(FixTags.CXL_REJ_REASON, reason == 1 ? 1 : 99);
+            e.addAscii(FixTags.TEXT, text);
+        }
+        outbox.end(framer.readNanos, 0);
+        outbox.commit(-1);
+    }
+
+    private void throttled(final FixSession s, final int msgType, final long seq) {
+        final String text = "throttled: more than " + s.config.throttlePerSecond() + " messages a second";
+        if (msgType == FixMsgTypes.ORDER_MASS_CANCEL_REQUEST) {
+            proxy.businessReject(s, seq, msgType, 99, text);
+        } else {
+            businessRejects++;
+            gatewayReject(s, msgType, 99, text);
+        }
+    }
+
+    private void copy(final FixEncoder e, final int tag) {
+        if (decoder.has(tag)) {
+            e.addBytes(tag, decoder.buffer(), decoder.valueOffset(tag), decoder.valueLength(tag));
+        }
+    }
+
+    /** Journals a mass cancel of the session's account, answered to no one: each cancelled order is still reported. */
+    void cancelOnDisconnect(final FixSession s) {
+        command.massCancel(s.account, Command.ALL_SYMBOLS);
+        hops.clear();
+        hops.gatewayId = gatewayId;
+        // Session 0: no answer is due to anyone; each cancelled order is still reported to its session.
+        hops.sessionId = 0;
+        hops.gatewayReadNanos = System.nanoTime();
+        hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
+        CommandCodec.append(commands, command, hops);
+        lastAppendIndex = commands.lastIndexAppended();
+        log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled");
+    }
+
+    /** Moves the restart scan's starting point up to the last command appended, at most once a second. */
+    void checkpoint(final long nowNanos) {
+        if (nowNanos >= nextScanFromNanos) {
+            nextScanFromNanos = nowNanos + SECOND;
+            checkpoint();
+        }
+    }
+
+    void checkpoint() {
+        if (lastAppendIndex >= 0) {
+            state.scanFrom(lastAppendIndex);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package io.chronex.gateway;
+
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.Result;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.collections.Long2ObjectHashMap;
+
+/**
+ * The return path: tails the events queue and turns each engine result into the reports its
+ * sessions must get ({@link ExecutionReports}), committed to the {@link Outbox} in batches. The
+ * answer to a cancel, replace or mass cancel also needs the request (its ClOrdID), read back from
+ * the journal by the index the event names.
+ */
+final class EventsToReports {
+    /** Events read in one pass stop adding to the outbound batch beyond this. */
+    private static final int BATCH_BYTES = 256 << 10;
+
+    private final int gatewayId;
+    private final ExcerptTailer events;
+    private final ExcerptTailer commandReader;
+    private final Long2ObjectHashMap<FixSession> sessionsByAccount;
+    private final ExecutionReports reports;
+    private final Outbox outbox;
+    private final Gateway.Log log;
+    private final EventHeader header = new EventHeader();
+    private final Result result = new Result();
+    private final Command request = new Command();
+    private final Hops requestHops = new Hops();
+
+    long eventsRead;
+
+    EventsToReports(final int gatewayId, final ExcerptTailer events, final ExcerptTailer commandReader,
+                    final Long2ObjectHashMap<FixSession> sessionsByAccount, final ExecutionReports reports, final Outbox outbox,
+                    final Gateway.Log log) {
+        this.gatewayId = gatewayId;
+        this.events = events;
+        this.commandReader = commandReader;
+        this.sessionsByAccount = sessionsByAccount;
+        this.reports = reports;
+        this.outbox = outbox;
+        this.log = log;
+    }
+
+    /**
+     * Reads up to limit events and turns them into reports. All the reports of the events read in
+     * one call go to the outbound store as one excerpt (tagged with the last event), which under
+     * load turns many small appends into one; when idle a call reads one event and commits at once.
+     */
+    int poll(final int limit) {
+        int n = 0;
+        long lastIndex = -1;
+        while (n < limit) {
+            try (DocumentContext dc = events.readingDocument()) {
+                if (!dc.isPresent()) {
+                    break;
+                }
+                n++;
+                eventsRead++;
+                outbox.eventsReadNanos = System.nanoTime();
+                final long index = dc.index();
+                lastIndex = index;
+                final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
+                if (status != DecodeStatus.OK) {
+                    log.log("events excerpt " + Long.toHexString(index) + " cannot be read (" + status + "); skipped");
+                    continue;
+                }
+                FixSession direct = null;
+                if (header.hops.gatewayId == gatewayId && header.hops.sessionId != 0) {
+                    direct = sessionsByAccount.get(header.hops.sessionId);
+                }
+                Command req = null;
+                final CommandType type = result.commandType;
+                if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
+                    req = readCommand(header.commandIndex);
+                    if (req == null) {
+                        log.log("command " + Long.toHexString(header.commandIndex) + " answered by event " + Long.toHexString(index)
+                            + " cannot be read back from the journal; its answer is not sent");
+                        direct = null;
+                    }
+                }
+                reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
+                    header.hops.engineAppendNanos);
+            }
+            if (outbox.batchLength() > BATCH_BYTES) {
+                break;
+            }
+        }
+        if (lastIndex >= 0) {
+            outbox.commit(lastIndex);
+        }
+        return n;
+    }
+
+    private Command readCommand(final long index) {
+        if (!commandReader.moveToIndex(index)) {
+            return null;
+        }
+        try (DocumentContext dc = commandReader.readingDocument()) {
+            if (!dc.isPresent() || CommandCodec.read(dc.wire().bytes(), request, requestHops) != DecodeStatus.OK) {
+                return null;
+            }
+            return request;
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package io.chronex.gateway;
+
+import io.chronex.gateway.fix.FixDecoder;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The gateway's connections and framing: accepts TCP connections without blocking, reads them,
+ * cuts the bytes into FIX messages (by CheckSum, see {@link FixDecoder#frame}), hands each whole
+ * message on, writes queued output once per loop pass, and closes connections. It knows nothing of
+ * FIX sessions beyond which one a connection belongs to; connection-level deadlines (no Logon in
+ * time, a Logout that was never answered) are kept here.
+ */
+final class Framer implements AutoCloseable {
+    /** What the framer hands on. */
+    interface Handler {
+        /** One whole message, in c.inBuffer at offset. */
+        void onMessage(Connection c, int offset, int length);
+
+        /** A session's connection has closed (the session is no longer logged on). */
+        void onDisconnected(FixSession session);
+    }
+
+    private static final long SECOND = 1_000_000_000L;
+    /** Output a client may leave unread before it is cut off as a slow consumer. */
+    private static final int PENDING_BYTES = 1 << 20;
+
+    private final GatewayConfig config;
+    private final Gateway.Log log;
+    private final Selector selector;
+    private final ServerSocketChannel server;
+    private final ArrayDeque<Connection> freeConnections = new ArrayDeque<>();
+    private final List<Connection> connections = new ArrayList<>();
+    private final ArrayList<Connection> dirty = new ArrayList<>();
+    private final Consumer<SelectionKey> onKey = this::onKey;
+    private Handler handler;
+    private int work;
+
+    /** When the message being handled was read: System.nanoTime and wall-clock epoch nanoseconds. */
+    long readNanos;
+    long readEpochNanos;
+
+    long connectionsAccepted;
+    long connectionsDropped;
+
+    Framer(final GatewayConfig config, final int port, final Gateway.Log log) throws IOException {
+        this.config = config;
+        this.log = log;
+        this.selector = Selector.open();
+        this.server = ServerSocketChannel.open();
+        server.bind(new InetSocketAddress(config.bind(), port));
+        server.configureBlocking(false);
+        server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    void handler(final Handler handler) {
+        this.handler = handler;
+    }
+
+    /** The port actually bound (useful with port 0). */
+    int port() {
+        return server.socket().getLocalPort();
+    }
+
+    int connectionCount() {
+        return connections.size();
+    }
+
+    /** Accepts and reads whatever is ready; returns how many keys were handled. */
+    int poll() throws IOException {
+        work = 0;
+        selector.selectNow(onKey);
+        return work;
+    }
+
+    /** A connection with output queued in this pass. */
+    void toFlush(final Connection c) {
+        dirty.add(c);
+    }
+
+    /** Writes the output queued in this pass, one system call per connection. */
+    void flushAll() {
+        for (int i = 0; i < dirty.size(); i++) {
+            final Connection c = dirty.get(i);
+            if (!c.open) {
+                continue;
+            }
+            try {
+                c.flush();
+                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                    close(c, null);
+                }
+            } catch (final IOException e) {
+                drop(c, "write failed: " + e.getMessage());
+            }
+        }
+        dirty.clear();
+    }
+
+    private void onKey(final SelectionKey key) {
+        work++;
+        if (!key.isValid()) {
+            return;
+        }
+        if (key.isAcceptable()) {
+            accept();
+            return;
+        }
+        final Connection c = (Connection) key.attachment();
+        try {
+            if (key.isWritable()) {
+                c.flush();
+                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                    close(c, null);
+                    return;
+                }
+            }
+            if (key.isReadable()) {
+                read(c);
+            }
+        } catch (final IOException e) {
+            drop(c, e.getMessage());
+        }
+    }
+
+    private void accept() {
+        try {
+            final SocketChannel channel = server.accept();
+            if (channel == null) {
+                return;
+            }
+            connectionsAccepted++;
+            Connection c = freeConnections.poll();
+            if (c == null && connections.size() < config.maxConnections()) {
+                // Created on first need and pooled from then on, so connection churn allocates nothing.
+                c = new Connection(config.maxMessageLength() * 2, PENDING_BYTES);
+            }
+            if (c == null) {
+                log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()
+                    + " connections (maxConnections)");
+                channel.close();
+                return;
+            }
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
+            c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
+            connections.add(c);
+        } catch (final IOException e) {
+            log.log("accept failed: " + e.getMessage());
+        }
+    }
+
+    private void read(final Connection c) throws IOException {
+        final int n = c.channel.read(c.in);
+        if (n < 0) {
+            drop(c, "the client closed the connection");
+            return;
+        }
+        if (n == 0) {
+            return;
+        }
+        readNanos = System.nanoTime();
+        readEpochNanos = System.currentTimeMillis() * 1_000_000L;
+        final int limit = c.in.position();
+        int position = 0;
+        while (position < limit && c.open && c.closeAtNanos == 0) {
+            final int length = FixDecoder.frame(c.inBuffer, position, limit - position, config.maxMessageLength());
+            if (length == 0) {
+                break;
+            }
+            if (length < 0) {
+                drop(c, length == FixDecoder.FRAME_TOO_LONG ? "message longer than maxMessageLength " + config.maxMessageLength()
+                    : "bytes that are not a FIX.4.4 message");
+                return;
+            }
+            handler.onMessage(c, position, length);
+            position += length;
+        }
+        if (!c.open) {
+            return;
+        }
+        // Keep an incomplete message at the start of the buffer.
+        if (position > 0) {
+            c.inBuffer.putBytes(0, c.inBuffer, position, limit - position);
+            c.in.position(limit - position);
+        }
+        if (!c.in.hasRemaining()) {
+            drop(c, "message longer than the input buffer");
+        }
+    }
+
+    /** Connection deadlines: a Logout nobody answered, a connection that never logged on. */
+    void onTimer(final long now) {
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            final Connection c = connections.get(i);
+            if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
+                close(c, "closed after Logout");
+            } else if (c.session == null && now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
+                drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");
+            }
+        }
+    }
+
+    /** Cuts a connection off (an error, a misbehaving client); other sessions are not touched. */
+    void drop(final Connection c, final String why) {
+        if (!c.open) {
+            return;
+        }
+        connectionsDropped++;
+        close(c, why);
+    }
+
+    /** Closes a connection (logging why, if given) and returns it to the pool. */
+    void close(final Connection c, final String why) {
+        if (!c.open) {
+            return;
+        }
+        c.open = false;
+        final FixSession s = c.session;
+        if (why != null) {
+            log.log((s != null ? "session " + s.name : "connection " + c.remote) + " disconnected: " + why);
+        }
+        try {
+            c.key.cancel();
+            c.channel.close();
+        } catch (final IOException ignored) {
+            // closing anyway
+        }
+        connections.remove(c);
+        c.session = null;
+        c.channel = null;
+        c.key = null;
+        freeConnections.add(c);
+        if (s != null) {
+            s.connection = null;
+            handler.onDisconnected(s);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            server.close();
+            selector.close();
+        } catch (final IOException ignored) {
+            // closing anyway
+        }
+    }
+}

@@ -1,0 +1,378 @@
+package io.chronex.gateway;
+
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.session.ResendIndex;
+import io.chronex.gateway.session.SessionStateFile;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The FIX session rules without sockets or queues: messages are decoded as the gateway would, and
+ * what the session sends is recorded from its {@link SessionProxy}. The QuickFIX/J and raw-socket
+ * tests prove the same rules end to end.
+ */
+class FixSessionTest {
+    private static final long SECOND = 1_000_000_000L;
+    private static final String TIME = "52=20261123-10:00:00.000\u0001";
+
+    @TempDir
+    Path dir;
+
+    private final List<String> sent = new ArrayList<>();
+    private final List<String> application = new ArrayList<>();
+    private final FixDecoder decoder = new FixDecoder();
+    private SessionStateFile state;
+    private ResendIndex resendIndex;
+    private FixSession session;
+    private Connection connection;
+
+    @BeforeEach
+    void setUp() {
+        state = new SessionStateFile(dir.resolve("sessions.state"));
+        resendIndex = new ResendIndex(dir.resolve("resend.index"));
+        session = new FixSession(new GatewayConfig.Session("ALICE", "secret", 1, 7, false, 0), "CHRONEX", state, resendIndex);
+        session.wire(new RecordingProxy(), (s, message, msgType, seq) -> application.add("order " + (char) msgType + " " + seq));
+        connection = new Connection(256, 256);
+        connection.remote = "test";
+        connection.open = true;
+    }
+
+    @AfterEach
+    void tearDown() {
+        resendIndex.close();
+        state.close();
+    }
+
+    // ------------------------------------------------------------------ logon
+
+    @Test
+    void logonIsAnsweredAndTheNextNumberExpected() {
+        assertTrue(logon("141=N\u0001", 1, 30));
+        assertEquals(List.of("logon hb=30 reset=false"), sent);
+        assertSame(connection, session.connection);
+        assertSame(session, connection.session);
+        assertEquals(2, session.expectedInbound());
+        assertEquals(30 * SECOND, session.heartbeatNanos);
+    }
+
+    @Test
+    void logonIsRefusedForEachBadField() {
+        assertRefused("554=wrong\u0001108=30\u0001", 1, "Logon of ALICE refused: wrong or missing password (554)");
+        assertRefused("554=secret\u0001108=0\u0001", 1, "HeartBtInt (108) must be 1..300 seconds");
+        assertRefused("554=secret\u0001108=301\u0001", 1, "HeartBtInt (108) must be 1..300 seconds");
+        assertRefused("554=secret\u0001108=30\u0001141=Y\u0001", 2, "a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1");
+        state.expectedInbound(session.slot, 5);
+        assertRefused("554=secret\u0001108=30\u0001", 3, "MsgSeqNum too low, expecting 5 but received 3");
+        assertNull(session.connection);
+        assertEquals(5, session.expectedInbound(), "a refused Logon uses no sequence number");
+    }
+
+    @Test
+    void aSecondLogonOfAConnectedSessionIsRefused() {
+        assertTrue(logon("", 1, 30));
+        final Connection other = new Connection(256, 256);
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME + "98=0\u0001108=30\u0001554=secret\u0001");
+        assertFalse(session.onLogon(other, decoder, 0));
+        assertEquals("refuse session ALICE is already logged on from another connection", last());
+        assertSame(connection, session.connection);
+    }
+
+    @Test
+    void resetSeqNumFlagStartsBothDirectionsAgain() {
+        state.expectedInbound(session.slot, 40);
+        session.nextOutbound = 90;
+        assertTrue(logon("141=Y\u0001", 1, 30));
+        assertEquals(List.of("logon hb=30 reset=true"), sent);
+        assertEquals(2, session.expectedInbound());
+        assertEquals(2, session.nextOutbound, "the Logon answer was MsgSeqNum 1");
+    }
+
+    @Test
+    void logonAheadOfTheExpectedNumberAsksForTheGap() {
+        state.expectedInbound(session.slot, 4);
+        assertTrue(logon("", 9, 30));
+        assertEquals(List.of("logon hb=30 reset=false", "resendRequest 4"), sent);
+        assertEquals(4, session.expectedInbound(), "4..8 are still to come");
+    }
+
+    // ------------------------------------------------------------------ sequence numbers
+
+    @Test
+    void orderEntryInSequenceGoesToTheApplicationThenCounts() {
+        logon("", 1, 30);
+        message(2, "D", "11=A1\u0001");
+        assertEquals(List.of("order D 2"), application);
+        assertEquals(3, session.expectedInbound());
+    }
+
+    @Test
+    void aGapIsAskedForOnceAndNothingAheadIsProcessed() {
+        logon("", 1, 30);
+        sent.clear();
+        message(5, "D", "11=A1\u0001");
+        message(6, "D", "11=A2\u0001");
+        assertEquals(List.of("resendRequest 2"), sent);
+        assertTrue(application.isEmpty());
+        assertEquals(2, session.expectedInbound());
+    }
+
+    @Test
+    void tooLowWithoutPossDupIsALogoutAndWithPossDupIgnored() {
+        logon("", 1, 30);
+        message(2, "0", "");
+        sent.clear();
+        message(2, "D", "43=Y\u0001122=20261123-10:00:00.000\u0001");
+        assertTrue(sent.isEmpty());
+        assertTrue(application.isEmpty());
+        message(1, "D", "");
+        assertEquals(List.of("logout MsgSeqNum too low, expecting 3 but received 1"), sent);
+        assertTrue(session.logoutSent);
+    }
+
+    @Test
+    void sequenceResetMovesForwardOnlyAndGapFillJumps() {
+        logon("", 1, 30);
+        sent.clear();
+        message(99, "4", "36=10\u0001");
+        assertEquals(10, session.expectedInbound(), "SequenceReset-Reset applies whatever its MsgSeqNum");
+        message(10, "4", "123=Y\u000136=20\u0001");
+        assertEquals(20, session.expectedInbound());
+        message(20, "4", "123=Y\u000136=15\u0001");
+        assertEquals(List.of("reject ref=20 tag=36 type=4 reason=5 NewSeqNo 15 is not above 20"), sent);
+        assertEquals(21, session.expectedInbound());
+        message(21, "4", "36=3\u0001");
+        assertEquals("reject ref=21 tag=36 type=4 reason=5 NewSeqNo 3 would move the sequence back from 21", last());
+        assertEquals(21, session.expectedInbound());
+    }
+
+    // ------------------------------------------------------------------ session messages
+
+    @Test
+    void testRequestIsAnsweredWithItsId() {
+        logon("", 1, 30);
+        message(2, "1", "112=PING-7\u0001");
+        assertEquals("heartbeat PING-7", last());
+        assertEquals(3, session.expectedInbound());
+    }
+
+    @Test
+    void resendRequestIsPassedOnWithItsRange() {
+        logon("", 1, 30);
+        message(2, "2", "7=0\u000116=0\u0001");
+        assertEquals("resend 1..0", last(), "BeginSeqNo 0 means from the first");
+        message(3, "2", "7=5\u000116=9\u0001");
+        assertEquals("resend 5..9", last());
+    }
+
+    @Test
+    void aResendRequestAheadOfSequenceIsStillAnswered() {
+        logon("", 1, 30);
+        sent.clear();
+        message(4, "2", "7=1\u000116=0\u0001");
+        assertEquals(List.of("resend 1..0", "resendRequest 2"), sent);
+    }
+
+    @Test
+    void theClientsLogoutIsAnswered() {
+        logon("", 1, 30);
+        message(2, "5", "");
+        assertEquals("logout null", last());
+        assertTrue(session.logoutSent);
+        assertEquals(3, session.expectedInbound());
+    }
+
+    @Test
+    void theAnswerToOurLogoutCloses() {
+        logon("", 1, 30);
+        session.logout("bye");
+        assertEquals("logout bye", last());
+        message(2, "5", "");
+        assertEquals("loggedOut", last());
+        assertNull(session.connection);
+    }
+
+    @Test
+    void logoutAfterAGapAsksForTheGapFirst() {
+        logon("", 1, 30);
+        sent.clear();
+        message(5, "5", "");
+        assertEquals(List.of("resendRequest 2", "logout logout acknowledged"), sent);
+    }
+
+    @Test
+    void compIdMismatchIsRejectedAndLoggedOut() {
+        logon("", 1, 30);
+        sent.clear();
+        decode("35=0\u000149=MALLORY\u000156=CHRONEX\u000134=2\u0001" + TIME);
+        session.onMessage(decoder, FixDecoder.OK, 0);
+        assertEquals(List.of("reject ref=2 tag=49 type=0 reason=9 CompID problem",
+            "logout SenderCompID/TargetCompID do not match the session"), sent);
+    }
+
+    @Test
+    void malformedMessageUsesItsNumberOnlyWhenExpected() {
+        logon("", 1, 30);
+        sent.clear();
+        message(2, "D", "11=\u0001");
+        assertEquals("reject ref=2 tag=11 type=D reason=4", last().substring(0, "reject ref=2 tag=11 type=D reason=4".length()));
+        assertEquals(3, session.expectedInbound());
+        message(7, "D", "11=\u0001");
+        assertEquals(3, session.expectedInbound(), "a malformed message ahead of sequence does not move it");
+    }
+
+    @Test
+    void unsupportedMessagesGetTheirRejects() {
+        logon("", 1, 30);
+        message(2, "V", "262=1\u0001");
+        assertEquals("businessReject ref=2 type=V reason=3 MsgType not supported by this gateway", last());
+        assertEquals(3, session.expectedInbound());
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    @Test
+    void silenceBringsHeartbeatThenTestRequestThenDisconnect() {
+        logon("", 1, 10);
+        sent.clear();
+        final long t0 = session.lastReceivedNanos;
+        session.onTimer(t0 + 9 * SECOND);
+        assertTrue(sent.isEmpty());
+        session.onTimer(t0 + 10 * SECOND);
+        assertEquals(List.of("heartbeat "), sent, "our own silence: a Heartbeat");
+        session.lastSentNanos = t0 + 10 * SECOND;
+        session.onTimer(t0 + 12 * SECOND + 1);
+        assertEquals("testRequest", last().substring(0, "testRequest".length()), "their silence past 1.2 x HeartBtInt: a TestRequest");
+        session.onTimer(t0 + 20 * SECOND);
+        assertFalse(last().startsWith("disconnect"));
+        session.onTimer(t0 + 22 * SECOND + 2);
+        assertEquals("disconnect no answer to a TestRequest within 10 s", last());
+    }
+
+    @Test
+    void anyMessageAnswersTheTestRequest() {
+        logon("", 1, 10);
+        final long t0 = session.lastReceivedNanos;
+        session.lastSentNanos = t0 + 11 * SECOND;
+        session.onTimer(t0 + 12 * SECOND + 1);
+        assertTrue(last().startsWith("testRequest"));
+        decode("35=0\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME);
+        session.onMessage(decoder, FixDecoder.OK, t0 + 13 * SECOND);
+        session.lastSentNanos = t0 + 23 * SECOND;
+        session.onTimer(t0 + 24 * SECOND);
+        assertFalse(last().startsWith("disconnect"));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private boolean logon(final String extra, final int seq, final int heartbeat) {
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + "98=0\u0001108=" + heartbeat + "\u0001"
+            + "554=secret\u0001" + extra);
+        return session.onLogon(connection, decoder, 1_000 * SECOND);
+    }
+
+    private void assertRefused(final String fields, final int seq, final String why) {
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + "98=0\u0001" + fields);
+        assertFalse(session.onLogon(connection, decoder, 0));
+        assertEquals("refuse " + why, last());
+    }
+
+    private void message(final int seq, final String msgType, final String fields) {
+        final int status = decode("35=" + msgType + "\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + fields);
+        session.onMessage(decoder, status, 1_000 * SECOND);
+    }
+
+    private int decode(final String body) {
+        final byte[] bytes = FixText.whole(body);
+        return decoder.decode(new UnsafeBuffer(bytes), 0, bytes.length);
+    }
+
+    private String last() {
+        return sent.get(sent.size() - 1);
+    }
+
+    /** Records each call as a line; messages take a MsgSeqNum, as the real proxy's do. */
+    private final class RecordingProxy implements SessionProxy {
+        @Override
+        public void logon(final FixSession s, final long heartbeatSeconds, final boolean reset) {
+            record("logon hb=" + heartbeatSeconds + " reset=" + reset, s);
+        }
+
+        @Override
+        public void logout(final FixSession s, final String text) {
+            record("logout " + text, s);
+        }
+
+        @Override
+        public void heartbeat(final FixSession s, final DirectBuffer testReqId, final int offset, final int length) {
+            record("heartbeat " + (testReqId == null ? "" : testReqId.getStringWithoutLengthAscii(offset, length)), s);
+        }
+
+        @Override
+        public void testRequest(final FixSession s, final long testReqId) {
+            record("testRequest " + testReqId, s);
+        }
+
+        @Override
+        public void resendRequest(final FixSession s, final long beginSeqNo) {
+            record("resendRequest " + beginSeqNo, s);
+        }
+
+        @Override
+        public void reject(final FixSession s, final long refSeqNum, final int refTag, final int refMsgType, final int reason,
+                           final CharSequence text) {
+            record("reject ref=" + refSeqNum + " tag=" + refTag + " type=" + (char) refMsgType + " reason=" + reason + " " + text, s);
+        }
+
+        @Override
+        public void businessReject(final FixSession s, final long refSeqNum, final int refMsgType, final int reason, final String text) {
+            record("businessReject ref=" + refSeqNum + " type=" + (char) refMsgType + " reason=" + reason + " " + text, s);
+        }
+
+        @Override
+        public void resend(final FixSession s, final long beginSeqNo, final long endSeqNo) {
+            sent.add("resend " + beginSeqNo + ".." + endSeqNo);
+        }
+
+        @Override
+        public void refuseLogon(final Connection c, final FixDecoder logon, final String why) {
+            sent.add("refuse " + why);
+        }
+
+        @Override
+        public void disconnect(final FixSession s, final String why) {
+            sent.add("disconnect " + why);
+            s.connection = null;
+        }
+
+        @Override
+        public void loggedOut(final FixSession s) {
+            sent.add("loggedOut");
+            s.connection = null;
+        }
+
+        @Override
+        public void log(final String line) {
+            assertFalse(line.getBytes(StandardCharsets.US_ASCII).length == 0);
+        }
+
+        private void record(final String line, final FixSession s) {
+            sent.add(line);
+            s.nextOutbound++;
+        }
+    }
+}
