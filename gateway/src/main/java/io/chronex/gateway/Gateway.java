@@ -7,6 +7,7 @@ import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.session.InboundSequenceScan;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
@@ -215,25 +216,11 @@ public final class Gateway implements AutoCloseable {
             events.toStart();
         }
         // Inbound sequence numbers: the state file, then any journalled message it may have missed.
-        long scanned = 0;
-        final long scanFrom = state.scanFrom();
-        if (scanFrom >= 0 && commandReader.moveToIndex(scanFrom)) {
-            while (true) {
-                try (DocumentContext dc = commandReader.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
-                    scanned++;
-                    if (CommandCodec.read(dc.wire().bytes(), request, requestHops) == DecodeStatus.OK
-                        && requestHops.gatewayId == gatewayId && requestHops.clientSeqNum > 0) {
-                        final FixSession s = sessionsByAccount.get(requestHops.sessionId);
-                        if (s != null && state.expectedInbound(s.slot) <= requestHops.clientSeqNum) {
-                            state.expectedInbound(s.slot, requestHops.clientSeqNum + 1L);
-                        }
-                    }
-                }
-            }
-        }
+        final long scanned = InboundSequenceScan.scan(commandReader, state, gatewayId, account -> {
+            final FixSession s = sessionsByAccount.get(account);
+            return s == null ? -1 : s.slot;
+        });
+        cancelWhatTheDeadGatewayLeftConnected();
         final StringBuilder sb = new StringBuilder();
         for (final FixSession s : sessions) {
             sb.append(sb.length() == 0 ? "" : ", ").append(s.name).append(" in ").append(state.expectedInbound(s.slot))
@@ -243,6 +230,21 @@ public final class Gateway implements AutoCloseable {
             "recovered in %.1f ms: resuming events after %s (%d answered events re-read for average prices), %d journal entries scanned"
                 + " for sequence numbers; next MsgSeqNum per session: %s",
             (System.nanoTime() - start) / 1e6, resumeAfter < 0 ? "the start" : Long.toHexString(resumeAfter), tracked, scanned, sb));
+    }
+
+    /**
+     * A gateway killed with clients logged on never saw them go: for each session the state file
+     * says was connected, do now, before any new logon, what a disconnect does (cancel on disconnect).
+     */
+    private void cancelWhatTheDeadGatewayLeftConnected() {
+        for (final FixSession s : sessions) {
+            if (state.connected(s.slot)) {
+                if (s.config.cancelOnDisconnect()) {
+                    cancelOnDisconnect(s, " (it was logged on when the gateway stopped without logging it out)");
+                }
+                state.connected(s.slot, false);
+            }
+        }
     }
 
     // ------------------------------------------------------------------ the loop
@@ -554,7 +556,7 @@ public final class Gateway implements AutoCloseable {
                 refuse(c, "a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1");
                 return;
             }
-            state.expectedInbound(s.slot, 1);
+            state.reset(s.slot, commandsQueue.lastIndex());
             s.resetOutbound();
             store.markReset(s.account);
         }
@@ -565,6 +567,8 @@ public final class Gateway implements AutoCloseable {
         }
         c.session = s;
         s.connection = c;
+        // Before the Logon is answered: a gateway killed from here on cancels on disconnect when it restarts.
+        state.connected(s.slot, true);
         s.heartbeatNanos = heartbeat * SECOND;
         s.lastReceivedNanos = readNanos;
         s.lastSentNanos = readNanos;
@@ -1010,12 +1014,14 @@ public final class Gateway implements AutoCloseable {
         if (s != null) {
             s.connection = null;
             if (s.config.cancelOnDisconnect()) {
-                cancelOnDisconnect(s);
+                cancelOnDisconnect(s, "");
             }
+            // After the cancel: a kill between the two repeats the (harmless) mass cancel on restart, never skips it.
+            state.connected(s.slot, false);
         }
     }
 
-    private void cancelOnDisconnect(final FixSession s) {
+    private void cancelOnDisconnect(final FixSession s, final String why) {
         command.massCancel(s.account, Command.ALL_SYMBOLS);
         hops.clear();
         hops.gatewayId = gatewayId;
@@ -1025,7 +1031,7 @@ public final class Gateway implements AutoCloseable {
         hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
         CommandCodec.append(commands, command, hops);
         lastAppendIndex = commands.lastIndexAppended();
-        log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled");
+        log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);
     }
 
     /** A one-line summary for the status log. */
