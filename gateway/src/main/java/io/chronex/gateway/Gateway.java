@@ -25,6 +25,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
@@ -85,6 +86,7 @@ public final class Gateway implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
     private final ArrayList<Connection> dirty = new ArrayList<>();
     private final Consumer<SelectionKey> onKey = this::onKey;
+    private final PendingLogons<Connection> pendingLogons;
 
     private final FixDecoder decoder = new FixDecoder();
     /** Decodes stored messages while they are resent, leaving the inbound message in decoder alone. */
@@ -125,6 +127,9 @@ public final class Gateway implements AutoCloseable {
         this.compId = config.compId().getBytes(StandardCharsets.US_ASCII);
         this.orderEntry = new OrderEntry(config.symbols());
         this.resendBuffer = new UnsafeBuffer(new byte[config.maxMessageLength() * 4 + 1024]);
+        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(), PENDING_BYTES),
+            DirectMemoryBudget.jvmLimit());
+        this.pendingLogons = new PendingLogons<>(config.maxUnauthenticatedPerAddress());
         this.state = new SessionStateFile(data.gatewayDir(gatewayId).resolve("sessions.state"));
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
             final int slot = state.slot(s.senderCompId());
@@ -319,10 +324,16 @@ public final class Gateway implements AutoCloseable {
                 return;
             }
             connectionsAccepted++;
+            final InetAddress address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
+            // Sockets that never log on must not keep real clients out (see PendingLogons).
+            final Connection evicted = pendingLogons.evictFor(address, connections.size() >= config.maxConnections());
+            if (evicted != null) {
+                drop(evicted, pendingLogons.reason());
+            }
             Connection c = freeConnections.poll();
             if (c == null && connections.size() < config.maxConnections()) {
                 // Created on first need and pooled from then on, so connection churn allocates nothing.
-                c = new Connection(config.maxMessageLength() * 2, PENDING_BYTES);
+                c = new Connection(inputBytes(), PENDING_BYTES);
             }
             if (c == null) {
                 log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()
@@ -335,9 +346,14 @@ public final class Gateway implements AutoCloseable {
             final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
             connections.add(c);
+            pendingLogons.add(c, address);
         } catch (final IOException e) {
             log.log("accept failed: " + e.getMessage());
         }
+    }
+
+    private int inputBytes() {
+        return config.maxMessageLength() * 2;
     }
 
     private void read(final Connection c) throws IOException {
@@ -567,6 +583,7 @@ public final class Gateway implements AutoCloseable {
         }
         c.session = s;
         s.connection = c;
+        pendingLogons.remove(c);
         // Before the Logon is answered: a gateway killed from here on cancels on disconnect when it restarts.
         state.connected(s.slot, true);
         s.heartbeatNanos = heartbeat * SECOND;
@@ -1007,6 +1024,7 @@ public final class Gateway implements AutoCloseable {
             // closing anyway
         }
         connections.remove(c);
+        pendingLogons.remove(c);
         c.session = null;
         c.channel = null;
         c.key = null;
