@@ -127,7 +127,7 @@ class GatewayConnectionLimitsTest {
         assertTrue(log.contains("session ALICE disconnected: no answer to a TestRequest within 1 s"), log);
     }
 
-    /** maxConnections 64 needs 64 MiB of direct memory: with -XX:MaxDirectMemorySize=32m the gateway says so and exits. */
+    /** maxConnections 64 needs 73 MiB of direct memory with the reserve: with -XX:MaxDirectMemorySize=32m the gateway says so and exits. */
     @Test
     void aGatewayWhoseConnectionsCannotFitInDirectMemoryRefusesToStart() throws Exception {
         exchange = new Exchange(tmp, "  - {senderCompId: ALICE, account: 1}\n", "maxConnections: 64\n");
