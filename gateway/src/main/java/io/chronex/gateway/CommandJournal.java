@@ -140,8 +140,13 @@ final class CommandJournal implements FixSession.Application {
         }
     }
 
+    @Override
+    public long journalEnd() {
+        return commands.queue().lastIndex();
+    }
+
     /** Journals a mass cancel of the session's account, answered to no one: each cancelled order is still reported. */
-    void cancelOnDisconnect(final FixSession s) {
+    void cancelOnDisconnect(final FixSession s, final String why) {
         command.massCancel(s.account, Command.ALL_SYMBOLS);
         hops.clear();
         hops.gatewayId = gatewayId;
@@ -151,7 +156,7 @@ final class CommandJournal implements FixSession.Application {
         hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
         CommandCodec.append(commands, command, hops);
         lastAppendIndex = commands.lastIndexAppended();
-        log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled");
+        log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);
     }
 
     /** Moves the restart scan's starting point up to the last command appended, at most once a second. */

@@ -28,6 +28,9 @@ final class FixSession {
          * as received when this returns, so whatever it journals is journalled first.
          */
         void onOrderEntry(FixSession session, FixDecoder message, int msgType, long seq);
+
+        /** The journal's last index now (-1 if empty): a sequence reset marks it, see {@link SessionStateFile#reset}. */
+        long journalEnd();
     }
 
     final GatewayConfig.Session config;
@@ -90,6 +93,16 @@ final class FixSession {
         state.expectedInbound(slot, seq);
     }
 
+    /** Whether the state file says a client was logged on when the gateway last stopped (it died with it connected). */
+    boolean leftConnected() {
+        return state.connected(slot);
+    }
+
+    /** A disconnect has been dealt with (its cancel on disconnect journalled): nothing to redo on the next start. */
+    void disconnected() {
+        state.connected(slot, false);
+    }
+
     /** Forgets every message sent: after a sequence reset, MsgSeqNum starts again at 1. */
     void resetOutbound() {
         nextOutbound = 1;
@@ -128,7 +141,7 @@ final class FixSession {
         final boolean reset = logon.booleanValue(FixTags.RESET_SEQ_NUM_FLAG);
         final long seq = logon.msgSeqNum();
         if (reset) {
-            expectedInbound(1);
+            state.reset(slot, application.journalEnd());
             resetOutbound();
         }
         final long expected = expectedInbound();
@@ -138,6 +151,8 @@ final class FixSession {
         }
         c.session = this;
         connection = c;
+        // Before the Logon is answered: a gateway killed from here on cancels on disconnect when it restarts.
+        state.connected(slot, true);
         heartbeatNanos = heartbeat * SECOND;
         lastReceivedNanos = nowNanos;
         lastSentNanos = nowNanos;

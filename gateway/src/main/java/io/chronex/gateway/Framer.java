@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.gateway.fix.FixDecoder;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
@@ -43,6 +44,7 @@ final class Framer implements AutoCloseable {
     private final List<Connection> connections = new ArrayList<>();
     private final ArrayList<Connection> dirty = new ArrayList<>();
     private final Consumer<SelectionKey> onKey = this::onKey;
+    private final PendingLogons<Connection> pendingLogons;
     private Handler handler;
     private int work;
 
@@ -53,14 +55,25 @@ final class Framer implements AutoCloseable {
     long connectionsAccepted;
     long connectionsDropped;
 
-    Framer(final GatewayConfig config, final int port, final Gateway.Log log) throws IOException {
+    Framer(final GatewayConfig config, final Gateway.Log log) throws IOException {
         this.config = config;
         this.log = log;
+        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(), PENDING_BYTES),
+            DirectMemoryBudget.jvmLimit());
+        this.pendingLogons = new PendingLogons<>(config.maxUnauthenticatedPerAddress());
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
+    }
+
+    /** Binds the port and starts accepting; done last at start, once recovery has put everything back. */
+    void listen(final int port) throws IOException {
         server.bind(new InetSocketAddress(config.bind(), port));
         server.configureBlocking(false);
         server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    private int inputBytes() {
+        return config.maxMessageLength() * 2;
     }
 
     void handler(final Handler handler) {
@@ -140,10 +153,16 @@ final class Framer implements AutoCloseable {
                 return;
             }
             connectionsAccepted++;
+            final InetAddress address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
+            // Sockets that never log on must not keep real clients out (see PendingLogons).
+            final Connection evicted = pendingLogons.evictFor(address, connections.size() >= config.maxConnections());
+            if (evicted != null) {
+                drop(evicted, pendingLogons.reason());
+            }
             Connection c = freeConnections.poll();
             if (c == null && connections.size() < config.maxConnections()) {
                 // Created on first need and pooled from then on, so connection churn allocates nothing.
-                c = new Connection(config.maxMessageLength() * 2, PENDING_BYTES);
+                c = new Connection(inputBytes(), PENDING_BYTES);
             }
             if (c == null) {
                 log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()
@@ -156,6 +175,7 @@ final class Framer implements AutoCloseable {
             final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
             connections.add(c);
+            pendingLogons.add(c, address);
         } catch (final IOException e) {
             log.log("accept failed: " + e.getMessage());
         }
@@ -200,6 +220,11 @@ final class Framer implements AutoCloseable {
         }
     }
 
+    /** The connection's Logon was accepted: it no longer counts as waiting for one. */
+    void loggedOn(final Connection c) {
+        pendingLogons.remove(c);
+    }
+
     /** Connection deadlines: a Logout nobody answered, a connection that never logged on. */
     void onTimer(final long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
@@ -238,6 +263,7 @@ final class Framer implements AutoCloseable {
             // closing anyway
         }
         connections.remove(c);
+        pendingLogons.remove(c);
         c.session = null;
         c.channel = null;
         c.key = null;

@@ -74,7 +74,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         final ExcerptTailer commandReader = commandsQueue.createTailer();
         final ExcerptTailer events = eventsQueue.createTailer();
         this.store = new OutboundStore(data.gatewayOutbound(gatewayId));
-        this.framer = new Framer(config, port, log);
+        this.framer = new Framer(config, log);
         this.outbox = new Outbox(framer, store, config.compId(), config.maxMessageLength());
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry);
         log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports).run());
@@ -85,7 +85,24 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
         }
+        cancelWhatTheDeadGatewayLeftConnected();
         framer.handler(this);
+        framer.listen(port);
+    }
+
+    /**
+     * A gateway killed with clients logged on never saw them go: for each session the state file
+     * says was connected, do now, before any new logon, what a disconnect does (cancel on disconnect).
+     */
+    private void cancelWhatTheDeadGatewayLeftConnected() {
+        for (final FixSession s : sessions) {
+            if (s.leftConnected()) {
+                if (s.config.cancelOnDisconnect()) {
+                    journal.cancelOnDisconnect(s, " (it was logged on when the gateway stopped without logging it out)");
+                }
+                s.disconnected();
+            }
+        }
     }
 
     /** The port actually bound (useful with port 0). */
@@ -128,7 +145,9 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (int i = 0; i < sessions.size(); i++) {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
-                candidate.onLogon(c, decoder, framer.readNanos);
+                if (candidate.onLogon(c, decoder, framer.readNanos)) {
+                    framer.loggedOn(c);
+                }
                 return;
             }
         }
@@ -139,8 +158,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     @Override
     public void onDisconnected(final FixSession s) {
         if (s.config.cancelOnDisconnect()) {
-            journal.cancelOnDisconnect(s);
+            journal.cancelOnDisconnect(s, "");
         }
+        // After the cancel: a kill between the two repeats the (harmless) mass cancel on restart, never skips it.
+        s.disconnected();
     }
 
     /** A one-line summary for the status log. */

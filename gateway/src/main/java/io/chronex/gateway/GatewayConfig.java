@@ -20,7 +20,7 @@ import java.util.Set;
  * the two can never disagree about names, price scales and ticks.
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
-                            int maxMessageLength, int maxConnections, int logonTimeoutSeconds,
+                            int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
                             int throttlePerSecond, List<Session> sessions) {
 
     /** A tradable symbol as the gateway sees it: its FIX name and how a decimal price becomes ticks. */
@@ -47,7 +47,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final ConfigYaml yaml = new ConfigYaml(file);
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
-            "maxConnections", "logonTimeoutSeconds", "throttlePerSecond", "sessions"));
+            "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -76,6 +76,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
         final int maxLength = (int) bounded(yaml, top, "maxMessageLength", 4096, 256, 1 << 20);
         final int maxConnections = (int) bounded(yaml, top, "maxConnections", 64, 1, 100_000);
+        final int perAddress = (int) bounded(yaml, top, "maxUnauthenticatedPerAddress", 8, 1, 100_000);
         final int logonTimeout = (int) bounded(yaml, top, "logonTimeoutSeconds", 10, 1, 3600);
         final int throttle = (int) bounded(yaml, top, "throttlePerSecond", 0, 0, 100_000_000);
         if (!top.containsKey("sessions")) {
@@ -114,7 +115,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
-            logonTimeout, throttle, List.copyOf(sessions));
+            perAddress, logonTimeout, throttle, List.copyOf(sessions));
     }
 
     private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,

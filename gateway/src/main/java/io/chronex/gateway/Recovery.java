@@ -1,14 +1,12 @@
 package io.chronex.gateway;
 
-import io.chronex.api.Command;
 import io.chronex.api.Result;
+import io.chronex.gateway.session.InboundSequenceScan;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.SessionStateFile;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
-import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -35,8 +33,6 @@ final class Recovery {
     private final ExecutionReports reports;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
-    private final Command request = new Command();
-    private final Hops requestHops = new Hops();
 
     Recovery(final int gatewayId, final List<FixSession> sessions, final Long2ObjectHashMap<FixSession> sessionsByAccount,
              final OutboundStore store, final SessionStateFile state, final SingleChronicleQueue eventsQueue, final ExcerptTailer events,
@@ -128,25 +124,9 @@ final class Recovery {
 
     /** Inbound sequence numbers: the state file, then any journalled message it may have missed. */
     private long scanJournal() {
-        long scanned = 0;
-        final long scanFrom = state.scanFrom();
-        if (scanFrom >= 0 && commandReader.moveToIndex(scanFrom)) {
-            while (true) {
-                try (DocumentContext dc = commandReader.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
-                    scanned++;
-                    if (CommandCodec.read(dc.wire().bytes(), request, requestHops) == DecodeStatus.OK
-                        && requestHops.gatewayId == gatewayId && requestHops.clientSeqNum > 0) {
-                        final FixSession s = sessionsByAccount.get(requestHops.sessionId);
-                        if (s != null && s.expectedInbound() <= requestHops.clientSeqNum) {
-                            s.expectedInbound(requestHops.clientSeqNum + 1L);
-                        }
-                    }
-                }
-            }
-        }
-        return scanned;
+        return InboundSequenceScan.scan(commandReader, state, gatewayId, account -> {
+            final FixSession s = sessionsByAccount.get(account);
+            return s == null ? -1 : s.slot;
+        });
     }
 }

@@ -30,12 +30,17 @@ final class Exchange implements AutoCloseable {
     int port;
 
     Exchange(final Path dir, final String sessionsYaml) throws IOException {
+        this(dir, sessionsYaml, "logonTimeoutSeconds: 2\n");
+    }
+
+    /** With {@code limitsYaml} (top-level lines such as logonTimeoutSeconds and maxConnections) in the gateway's file. */
+    Exchange(final Path dir, final String sessionsYaml, final String limitsYaml) throws IOException {
         this.dir = dir;
         this.data = dir.resolve("data");
         Files.copy(ProjectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         gatewayConfig = dir.resolve("gateway.yaml");
         Files.writeString(gatewayConfig, "compId: CHRONEX\nport: 0\nengineConfig: engine.yaml\nmaxMessageLength: 4096\n"
-            + "logonTimeoutSeconds: 2\nsessions:\n" + sessionsYaml);
+            + limitsYaml + "sessions:\n" + sessionsYaml);
     }
 
     void startEngine() throws IOException, InterruptedException {

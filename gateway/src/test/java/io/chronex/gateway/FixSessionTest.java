@@ -28,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class FixSessionTest {
     private static final long SECOND = 1_000_000_000L;
+    private static final long JOURNAL_END = 0x4_0000_0123L;
     private static final String TIME = "52=20261123-10:00:00.000\u0001";
 
     @TempDir
@@ -46,7 +47,17 @@ class FixSessionTest {
         state = new SessionStateFile(dir.resolve("sessions.state"));
         resendIndex = new ResendIndex(dir.resolve("resend.index"));
         session = new FixSession(new GatewayConfig.Session("ALICE", "secret", 1, 7, false, 0), "CHRONEX", state, resendIndex);
-        session.wire(new RecordingProxy(), (s, message, msgType, seq) -> application.add("order " + (char) msgType + " " + seq));
+        session.wire(new RecordingProxy(), new FixSession.Application() {
+            @Override
+            public void onOrderEntry(final FixSession s, final FixDecoder message, final int msgType, final long seq) {
+                application.add("order " + (char) msgType + " " + seq);
+            }
+
+            @Override
+            public long journalEnd() {
+                return JOURNAL_END;
+            }
+        });
         connection = new Connection(256, 256);
         connection.remote = "test";
         connection.open = true;
@@ -100,6 +111,23 @@ class FixSessionTest {
         assertEquals(List.of("logon hb=30 reset=true"), sent);
         assertEquals(2, session.expectedInbound());
         assertEquals(2, session.nextOutbound, "the Logon answer was MsgSeqNum 1");
+        assertEquals(JOURNAL_END, state.resetAt(session.slot), "a restart's journal scan must pass over the numbers before the reset");
+    }
+
+    @Test
+    void aLogonIsRecordedAsConnectedBeforeItIsAnswered() {
+        final boolean[] connectedWhenAnswered = new boolean[1];
+        session.wire(new RecordingProxy() {
+            @Override
+            public void logon(final FixSession s, final long heartbeatSeconds, final boolean reset) {
+                connectedWhenAnswered[0] = s.leftConnected();
+                super.logon(s, heartbeatSeconds, reset);
+            }
+        }, null);
+        assertTrue(logon("", 1, 30));
+        assertTrue(connectedWhenAnswered[0], "a kill after the answer must still find the session connected on restart");
+        session.disconnected();
+        assertFalse(session.leftConnected());
     }
 
     @Test
@@ -306,7 +334,7 @@ class FixSessionTest {
     }
 
     /** Records each call as a line; messages take a MsgSeqNum, as the real proxy's do. */
-    private final class RecordingProxy implements SessionProxy {
+    private class RecordingProxy implements SessionProxy {
         @Override
         public void logon(final FixSession s, final long heartbeatSeconds, final boolean reset) {
             record("logon hb=" + heartbeatSeconds + " reset=" + reset, s);

@@ -48,8 +48,24 @@ final class FixText implements AutoCloseable {
     }
 
     static byte[] logon(final String sender, final int seq) {
+        return logon(sender, seq, true, 30);
+    }
+
+    static byte[] logon(final String sender, final int seq, final boolean reset, final int heartBtInt) {
         return whole("35=A\u000149=" + sender + "\u000156=CHRONEX\u000134=" + seq + "\u000152=20261122-10:00:00.000\u0001"
-            + "98=0\u0001108=30\u0001141=Y\u0001");
+            + "98=0\u0001108=" + heartBtInt + "\u0001" + (reset ? "141=Y\u0001" : ""));
+    }
+
+    /**
+     * Connects and sends a Logon with this MsgSeqNum (ResetSeqNumFlag and HeartBtInt as given) without
+     * reading the answer; the client's next message gets seq + 1.
+     */
+    static FixText sendLogon(final int port, final String sender, final int seq, final boolean reset, final int heartBtInt)
+        throws IOException {
+        final FixText client = new FixText(new Socket("127.0.0.1", port), sender);
+        client.seq = seq + 1;
+        client.sendRaw(logon(sender, seq, reset, heartBtInt));
+        return client;
     }
 
     /** The body (35 to the last field before 10) of a message with the next sequence number. */

@@ -18,7 +18,13 @@ import java.nio.file.Path;
  * (see {@link #scanFrom()}) puts right for every message that reached the journal.
  *
  * <p>Layout: a 64-byte header (magic, version, scan-from journal index) and then one 64-byte slot per
- * session: SenderCompID (32 bytes, NUL padded), next expected inbound MsgSeqNum (i64).
+ * session: SenderCompID (32 bytes, NUL padded), next expected inbound MsgSeqNum (i64), the journal
+ * index of its last sequence reset (i64) and whether a client was logged on (i64). The last two were
+ * added in place of padding that older files hold as 0, which reads as "no reset seen, not connected".
+ *
+ * <p>Each field is one aligned 8-byte store, so a kill -9 leaves every field either old or new,
+ * never torn; where two fields change together the order of the stores is what makes every
+ * interleaving with a kill safe (see {@link #reset} and {@link #connected(int, boolean)}).
  */
 public final class SessionStateFile implements AutoCloseable {
     public static final int MAX_SESSIONS = 4096;
@@ -34,6 +40,8 @@ public final class SessionStateFile implements AutoCloseable {
     private static final int NAME_OFFSET = 0;               // SenderCompID, US-ASCII, NUL padded; NUL first: slot free
     private static final int NAME_LENGTH = 32;
     private static final int EXPECTED_OFFSET = 32;          // i64 next expected inbound MsgSeqNum
+    private static final int RESET_AT_OFFSET = 40;          // i64 journal index; 0 or -1: no reset seen
+    private static final int CONNECTED_OFFSET = 48;         // i64 1 while a client is logged on, else 0
     private static final int SLOT_LENGTH = 64;
 
     private final MappedByteBuffer mapped;
@@ -69,8 +77,10 @@ public final class SessionStateFile implements AutoCloseable {
         for (int i = 0; i < MAX_SESSIONS; i++) {
             final int at = slotOffset(i);
             if (buffer.getByte(at + NAME_OFFSET) == 0) {
-                buffer.putBytes(at + NAME_OFFSET, name);
                 buffer.putLong(at + EXPECTED_OFFSET, 1);
+                buffer.putLong(at + RESET_AT_OFFSET, -1);
+                buffer.putLong(at + CONNECTED_OFFSET, 0);
+                buffer.putBytes(at + NAME_OFFSET, name);
                 return i;
             }
             if (nameEquals(at, name)) {
@@ -100,6 +110,38 @@ public final class SessionStateFile implements AutoCloseable {
 
     public void expectedInbound(final int slot, final long seq) {
         buffer.putLong(slotOffset(slot) + EXPECTED_OFFSET, seq);
+    }
+
+    /**
+     * A sequence reset (ResetSeqNumFlag=Y): the next expected MsgSeqNum is 1 again, and every
+     * command of this session at or before {@code journalIndex} (the journal's last index when the
+     * reset happened) carries a number from before it, which a restart's journal scan must not take.
+     * The index is stored first: a kill between the two stores leaves the old expected number with
+     * nothing after the index to scan, which is the state before the reset (the client's Logon got
+     * no answer, so it resets again).
+     */
+    public void reset(final int slot, final long journalIndex) {
+        buffer.putLong(slotOffset(slot) + RESET_AT_OFFSET, journalIndex);
+        buffer.putLong(slotOffset(slot) + EXPECTED_OFFSET, 1);
+    }
+
+    /** The journal index of this session's last sequence reset: its commands at or before it are from before the reset. */
+    public long resetAt(final int slot) {
+        final long at = buffer.getLong(slotOffset(slot) + RESET_AT_OFFSET);
+        return at == 0 ? -1 : at;
+    }
+
+    /**
+     * Whether a client was logged on to this session: set at logon, before the Logon is answered, and
+     * cleared once a disconnect has been dealt with (a cancel on disconnect journalled), so a gateway
+     * that finds it set on start knows it died with the client connected.
+     */
+    public boolean connected(final int slot) {
+        return buffer.getLong(slotOffset(slot) + CONNECTED_OFFSET) != 0;
+    }
+
+    public void connected(final int slot, final boolean connected) {
+        buffer.putLong(slotOffset(slot) + CONNECTED_OFFSET, connected ? 1 : 0);
     }
 
     /**
