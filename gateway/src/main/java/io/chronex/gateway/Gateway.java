@@ -75,6 +75,7 @@ public final class Gateway implements AutoCloseable {
     private final Outbox outbox;
     private final ExecutionReports reports;
     private final OrderEntry orderEntry;
+    private final ClOrdIdTable clOrdIds;
     private final List<FixSession> sessions = new ArrayList<>();
     private final Long2ObjectHashMap<FixSession> sessionsByAccount = new Long2ObjectHashMap<>();
 
@@ -122,7 +123,8 @@ public final class Gateway implements AutoCloseable {
         this.gatewayId = gatewayId;
         this.log = log;
         this.compId = config.compId().getBytes(StandardCharsets.US_ASCII);
-        this.orderEntry = new OrderEntry(config.symbols());
+        this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
+        this.orderEntry = new OrderEntry(config.symbols(), clOrdIds);
         this.resendBuffer = new UnsafeBuffer(new byte[config.maxMessageLength() * 4 + 1024]);
         this.state = new SessionStateFile(data.gatewayDir(gatewayId).resolve("sessions.state"));
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
@@ -143,7 +145,7 @@ public final class Gateway implements AutoCloseable {
         this.events = eventsQueue.createTailer();
         this.store = new OutboundStore(data.gatewayOutbound(gatewayId));
         this.outbox = new Outbox(this, store, config.compId(), config.maxMessageLength());
-        this.reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry);
+        this.reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         recover();
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
@@ -803,7 +805,7 @@ public final class Gateway implements AutoCloseable {
         hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
         hops.gatewayReadNanos = readNanos;
         hops.receiptEpochNanos = readEpochNanos;
-        CommandCodec.append(commands, command, hops);
+        CommandCodec.append(commands, command, hops, orderEntry.ids);
         lastAppendIndex = commands.lastIndexAppended();
         commandsAppended++;
         state.expectedInbound(s.slot, seq + 1);
@@ -919,6 +921,7 @@ public final class Gateway implements AutoCloseable {
         }
         if (lastIndex >= 0) {
             outbox.commit(lastIndex);
+            clOrdIds.releaseStored();
         }
         return n;
     }
@@ -928,7 +931,7 @@ public final class Gateway implements AutoCloseable {
             return null;
         }
         try (DocumentContext dc = commandReader.readingDocument()) {
-            if (!dc.isPresent() || CommandCodec.read(dc.wire().bytes(), request, requestHops) != DecodeStatus.OK) {
+            if (!dc.isPresent() || CommandCodec.read(dc.wire().bytes(), request, requestHops, reports.requestText) != DecodeStatus.OK) {
                 return null;
             }
             return request;
@@ -1088,5 +1091,6 @@ public final class Gateway implements AutoCloseable {
         commandsQueue.close();
         eventsQueue.close();
         state.close();
+        clOrdIds.close();
     }
 }
