@@ -1,90 +1,90 @@
 package io.chronex.gateway;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.charset.StandardCharsets;
 
 /**
- * FIX ClOrdID text to the engine's {@code long} client order id and back, with no table: a
- * decimal number of 1..18 digits without a leading zero is itself (top bit clear); anything else
- * of 1..9 printable ASCII characters is packed seven bits a character behind a set top bit. So
- * the mapping survives restarts of every process and needs no state, and every id a client can
- * use round-trips exactly. Other ClOrdIDs are refused at the gateway with a clear reason.
+ * FIX ClOrdID text to the engine's {@code long} client order id, with no state: a 64-bit hash of
+ * the text. The same text always gives the same id, in every process and after every restart, so
+ * a cancel by OrigClOrdID needs no lookup; the way back (id to text, for reports) is the
+ * {@link ClOrdIdTable}. This function is part of the journal's meaning: changing it would change
+ * what every journalled id stands for, so it never changes (the text is journalled too).
  */
 public final class ClientOrderIds {
-    /** Returned by {@link #encode} for a ClOrdID that does not fit. */
-    public static final long INVALID = 0;
-    public static final String RULE = "ClOrdID must be a number of 1..18 digits (no leading zero) or 1..9 printable ASCII characters";
-    private static final int MAX_DIGITS = 18;
-    private static final int MAX_CHARS = 9;
+    /** Longest ClOrdID accepted, in characters. */
+    public static final int MAX_LENGTH = 64;
+    public static final String RULE = "ClOrdID and OrigClOrdID must be 1..64 printable ASCII characters (0x21..0x7E: no spaces,"
+        + " no control characters)";
+    private static final long FNV_OFFSET = 0xCBF29CE484222325L;
+    private static final long FNV_PRIME = 0x100000001B3L;
 
     private ClientOrderIds() {
     }
 
-    public static long encode(final DirectBuffer buffer, final int offset, final int length) {
-        if (length < 1) {
-            return INVALID;
+    /**
+     * Whether a ClOrdID follows {@link #RULE}. Space is left out although FIX allows it: an id is a
+     * key, and a space is invisible at the end of a log line or audit field and trimmed by many
+     * systems, so two different ids would look the same to the people reading them.
+     */
+    public static boolean valid(final DirectBuffer buffer, final int offset, final int length) {
+        if (length < 1 || length > MAX_LENGTH) {
+            return false;
         }
-        if (length <= MAX_DIGITS && buffer.getByte(offset) != '0') {
-            long value = 0;
-            int i = 0;
-            for (; i < length; i++) {
-                final int b = buffer.getByte(offset + i);
-                if (b < '0' || b > '9') {
-                    break;
-                }
-                value = value * 10 + (b - '0');
-            }
-            if (i == length) {
-                return value;
+        for (int i = 0; i < length; i++) {
+            final byte b = buffer.getByte(offset + i);
+            if (b < 0x21 || b > 0x7E) {
+                return false;
             }
         }
-        if (length > MAX_CHARS) {
-            return INVALID;
-        }
-        long packed = 0;
-        for (int i = 0; i < MAX_CHARS; i++) {
-            int c = 0;
-            if (i < length) {
-                c = buffer.getByte(offset + i);
-                if (c < 0x21 || c > 0x7E) {
-                    return INVALID;
-                }
-            }
-            packed = (packed << 7) | c;
-        }
-        return packed | Long.MIN_VALUE;
+        return true;
     }
 
-    /** Writes the ClOrdID text of an id into dst (at least 19 bytes) and returns its length; 0 for id 0. */
-    public static int decode(final long id, final byte[] dst) {
-        if (id == 0) {
-            return 0;
+    /**
+     * The engine's id for a ClOrdID: FNV-1a over the bytes and the length, then MurmurHash3's
+     * 64-bit finaliser so every input bit reaches every output bit; never 0 (the engine's "none").
+     */
+    public static long hash(final DirectBuffer buffer, final int offset, final int length) {
+        long h = FNV_OFFSET;
+        for (int i = 0; i < length; i++) {
+            h = (h ^ (buffer.getByte(offset + i) & 0xFF)) * FNV_PRIME;
         }
-        if (id > 0) {
-            int length = 0;
-            for (long v = id; v > 0; v /= 10) {
-                length++;
-            }
-            long v = id;
-            for (int i = length - 1; i >= 0; i--) {
-                dst[i] = (byte) ('0' + v % 10);
-                v /= 10;
-            }
-            return length;
-        }
+        h = (h ^ length) * FNV_PRIME;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        h ^= h >>> 33;
+        h *= 0xC4CEB9FE1A85EC53L;
+        h ^= h >>> 33;
+        return h == 0 ? 1 : h;
+    }
+
+    /** For tests and tools; allocates. */
+    public static long hash(final String text) {
+        final byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        return hash(new UnsafeBuffer(bytes), 0, bytes.length);
+    }
+
+    /**
+     * The text a report carries for an id whose ClOrdID text is not known (an order put in by
+     * another tool, such as bin/inject, which has no text): the engine's id in decimal. Returns its length.
+     */
+    public static int decimal(final long id, final byte[] dst) {
+        long v = id;
         int length = 0;
-        for (int i = MAX_CHARS - 1; i >= 0; i--) {
-            final int c = (int) (id >>> (7 * i)) & 0x7F;
-            if (c == 0) {
-                break;
-            }
-            dst[length++] = (byte) c;
+        if (v < 0) {
+            dst[length++] = '-';
+        }
+        final int digitsFrom = length;
+        do {
+            dst[length++] = (byte) ('0' + Math.abs(v % 10));
+            v /= 10;
+        } while (v != 0);
+        for (int i = digitsFrom, j = length - 1; i < j; i++, j--) {
+            final byte t = dst[i];
+            dst[i] = dst[j];
+            dst[j] = t;
         }
         return length;
-    }
-
-    /** For logs and tests. */
-    public static String toString(final long id) {
-        final byte[] text = new byte[20];
-        return new String(text, 0, decode(id, text), java.nio.charset.StandardCharsets.US_ASCII);
     }
 }

@@ -72,7 +72,7 @@ final class CommandJournal implements FixSession.Application {
         hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
         hops.gatewayReadNanos = framer.readNanos;
         hops.receiptEpochNanos = framer.readEpochNanos;
-        CommandCodec.append(commands, command, hops);
+        CommandCodec.append(commands, command, hops, orderEntry.ids);
         lastAppendIndex = commands.lastIndexAppended();
         commandsAppended++;
         if (state.scanFrom() < 0) {

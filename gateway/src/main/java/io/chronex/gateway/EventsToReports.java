@@ -28,6 +28,7 @@ final class EventsToReports {
     private final Long2ObjectHashMap<FixSession> sessionsByAccount;
     private final ExecutionReports reports;
     private final Outbox outbox;
+    private final ClOrdIdTable clOrdIds;
     private final Gateway.Log log;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
@@ -38,13 +39,14 @@ final class EventsToReports {
 
     EventsToReports(final int gatewayId, final ExcerptTailer events, final ExcerptTailer commandReader,
                     final Long2ObjectHashMap<FixSession> sessionsByAccount, final ExecutionReports reports, final Outbox outbox,
-                    final Gateway.Log log) {
+                    final ClOrdIdTable clOrdIds, final Gateway.Log log) {
         this.gatewayId = gatewayId;
         this.events = events;
         this.commandReader = commandReader;
         this.sessionsByAccount = sessionsByAccount;
         this.reports = reports;
         this.outbox = outbox;
+        this.clOrdIds = clOrdIds;
         this.log = log;
     }
 
@@ -94,6 +96,8 @@ final class EventsToReports {
         }
         if (lastIndex >= 0) {
             outbox.commit(lastIndex);
+            // Only once the reports that end a ClOrdID's life are stored: a restart never needs a released text.
+            clOrdIds.releaseStored();
         }
         return n;
     }
@@ -103,7 +107,7 @@ final class EventsToReports {
             return null;
         }
         try (DocumentContext dc = commandReader.readingDocument()) {
-            if (!dc.isPresent() || CommandCodec.read(dc.wire().bytes(), request, requestHops) != DecodeStatus.OK) {
+            if (!dc.isPresent() || CommandCodec.read(dc.wire().bytes(), request, requestHops, reports.requestText) != DecodeStatus.OK) {
                 return null;
             }
             return request;

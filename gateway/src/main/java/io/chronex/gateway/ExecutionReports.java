@@ -14,6 +14,7 @@ import io.chronex.api.TimeInForce;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.queues.CommandText;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -29,11 +30,18 @@ final class ExecutionReports {
     private final Outbox outbox;
     private final Long2ObjectHashMap<FixSession> sessionsByAccount;
     private final OrderEntry symbols;
+    private final ClOrdIdTable clOrdIds;
+    /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL), read back with it. */
+    final CommandText requestText = new CommandText();
+    /** ClOrdID and OrigClOrdID (length 0: none) of the report being built. */
+    private final byte[] clOrd = new byte[CommandText.MAX_LENGTH];
+    private int clOrdLength;
+    private final byte[] orig = new byte[CommandText.MAX_LENGTH];
+    private int origLength;
     /** Filled price x quantity per live order of our accounts, for AvgPx; dropped when the order is done. */
     private final Long2LongHashMap notional = new Long2LongHashMap(0);
     /** Filled quantity per live order of our accounts, dropped with notional: AvgPx is notional / filled. */
     private final Long2LongHashMap filled = new Long2LongHashMap(0);
-    private final byte[] idText = new byte[24];
     private final byte[] execId = new byte[40];
     private long eventsIndex;
     private int execSequence;
@@ -41,7 +49,9 @@ final class ExecutionReports {
     private long commandReadNanos;
     private long engineAppendNanos;
 
-    ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols) {
+    ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols,
+                     final ClOrdIdTable clOrdIds) {
+        this.clOrdIds = clOrdIds;
         this.outbox = outbox;
         this.sessionsByAccount = sessionsByAccount;
         this.symbols = symbols;
@@ -51,7 +61,8 @@ final class ExecutionReports {
      * Builds the messages for one result into the outbox (the caller commits them).
      *
      * @param direct  the session that sent the command, or null when it came from elsewhere
-     * @param request for CANCEL, REPLACE and MASS_CANCEL from a session here: the command as journalled (for the request's ClOrdID)
+     * @param request for CANCEL, REPLACE and MASS_CANCEL from a session here: the command as journalled (for the request's ClOrdID),
+     *                with its texts in {@link #requestText}
      */
     void onResult(final long eventsIndex, final Result r, final FixSession direct, final Command request, final long nowMillis,
                   final long commandReadNanos, final long engineAppendNanos) {
@@ -63,19 +74,28 @@ final class ExecutionReports {
         final CommandType type = r.commandType;
         if (direct != null) {
             if (type == CommandType.NEW_ORDER) {
-                report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId, r.clientOrderId, 0,
+                tableIds(direct.account, r.clientOrderId);
+                if (r.isRejected()) {
+                    clOrdIds.releaseLater(direct.account, r.clientOrderId);
+                }
+                report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId,
                     r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
                     r.isRejected() ? 0 : r.quantity, 0, 0, 0, r.rejectReason, true);
             } else if (type == CommandType.CANCEL && r.isRejected()) {
                 cancelReject(direct, r, request, '1');
             } else if (type == CommandType.REPLACE) {
+                if (OrderEntry.renames(request)) {
+                    // Renamed: the old ClOrdID is done; failed: the new one never was.
+                    clOrdIds.releaseLater(direct.account, r.isRejected() ? request.newClientOrderId : request.clientOrderId);
+                }
                 if (r.isRejected()) {
                     cancelReject(direct, r, request, '2');
                 } else {
                     // Status after the replace itself; fills it caused follow as trade reports.
                     final long filledHere = takerFilled(r);
-                    report(direct, '5', statusChar(r.cumulativeQuantity - filledHere, r.quantity), r.orderId, r.clientOrderId,
-                        request.clientOrderId, r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
+                    requestIds(direct.account, request);
+                    report(direct, '5', statusChar(r.cumulativeQuantity - filledHere, r.quantity), r.orderId, r.symbol, r.side,
+                        r.orderType, r.timeInForce, r.price, r.quantity,
                         r.leavesQuantity + filledHere, r.cumulativeQuantity - filledHere, 0, 0, RejectReason.NONE, true);
                 }
             } else if (type == CommandType.MASS_CANCEL) {
@@ -87,14 +107,18 @@ final class ExecutionReports {
             final FixSession taker = sessionsByAccount.get(f.takerAccount);
             if (taker != null) {
                 final long avg = addNotional(f.takerOrderId, f.price, f.quantity, f.takerLeavesQuantity);
-                report(taker, 'F', f.takerLeavesQuantity == 0 ? '2' : '1', f.takerOrderId, f.takerClientOrderId, 0, r.symbol,
+                tableIds(f.takerAccount, f.takerClientOrderId);
+                releaseIfDone(f.takerAccount, f.takerClientOrderId, f.takerLeavesQuantity);
+                report(taker, 'F', f.takerLeavesQuantity == 0 ? '2' : '1', f.takerOrderId, r.symbol,
                     f.takerSide, r.orderType, r.timeInForce, r.price, f.takerCumulativeQuantity + f.takerLeavesQuantity,
                     f.takerLeavesQuantity, f.takerCumulativeQuantity, f.price, f.quantity, RejectReason.NONE, taker == direct, avg);
             }
             final FixSession maker = sessionsByAccount.get(f.makerAccount);
             if (maker != null) {
                 final long avg = addNotional(f.makerOrderId, f.price, f.quantity, f.makerLeavesQuantity);
-                report(maker, 'F', f.makerLeavesQuantity == 0 ? '2' : '1', f.makerOrderId, f.makerClientOrderId, 0, r.symbol,
+                tableIds(f.makerAccount, f.makerClientOrderId);
+                releaseIfDone(f.makerAccount, f.makerClientOrderId, f.makerLeavesQuantity);
+                report(maker, 'F', f.makerLeavesQuantity == 0 ? '2' : '1', f.makerOrderId, r.symbol,
                     f.takerSide == Side.BUY ? Side.SELL : Side.BUY, OrderType.LIMIT, null, f.price,
                     f.makerCumulativeQuantity + f.makerLeavesQuantity, f.makerLeavesQuantity, f.makerCumulativeQuantity,
                     f.price, f.quantity, RejectReason.NONE, false, avg);
@@ -113,14 +137,19 @@ final class ExecutionReports {
                 : average(x.orderId, x.cumulativeQuantity);
             if (x.leavesQuantity > 0) {
                 // A reduce: the order is still there, smaller (a replace down, a self-trade prevention decrement).
-                report(owner, '5', statusChar(x.cumulativeQuantity, x.cumulativeQuantity + x.leavesQuantity), x.orderId,
-                    x.clientOrderId, 0, x.symbol, x.side, OrderType.LIMIT, null, x.price, x.cumulativeQuantity + x.leavesQuantity,
+                tableIds(x.account, x.clientOrderId);
+                report(owner, '5', statusChar(x.cumulativeQuantity, x.cumulativeQuantity + x.leavesQuantity), x.orderId, x.symbol,
+                    x.side, OrderType.LIMIT, null, x.price, x.cumulativeQuantity + x.leavesQuantity,
                     x.leavesQuantity, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
                 continue;
             }
-            report(owner, expired ? 'C' : '4', expired ? 'C' : '4', x.orderId,
-                answer && type == CommandType.CANCEL ? request.newClientOrderId : x.clientOrderId,
-                answer && type == CommandType.CANCEL ? x.clientOrderId : 0, x.symbol, x.side, OrderType.LIMIT, null, x.price,
+            if (answer && type == CommandType.CANCEL) {
+                requestIds(x.account, request);
+            } else {
+                tableIds(x.account, x.clientOrderId);
+            }
+            releaseIfDone(x.account, x.clientOrderId, 0);
+            report(owner, expired ? 'C' : '4', expired ? 'C' : '4', x.orderId, x.symbol, x.side, OrderType.LIMIT, null, x.price,
                 x.cumulativeQuantity + x.quantity, 0, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
         }
     }
@@ -156,16 +185,17 @@ final class ExecutionReports {
         return filled;
     }
 
-    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId, final long clOrdId,
-                        final long origClOrdId, final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
+    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId,
+                        final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
                         final long price, final long orderQty, final long leaves, final long cum, final long lastPx, final long lastQty,
                         final RejectReason reject, final boolean answer) {
-        report(s, execType, ordStatus, orderId, clOrdId, origClOrdId, symbolId, side, orderType, tif, price, orderQty, leaves, cum,
+        report(s, execType, ordStatus, orderId, symbolId, side, orderType, tif, price, orderQty, leaves, cum,
             lastPx, lastQty, reject, answer, cum == 0 ? 0 : average(orderId, cum));
     }
 
-    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId, final long clOrdId,
-                        final long origClOrdId, final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
+    /** One ExecutionReport; its ClOrdID and OrigClOrdID are the ones {@link #tableIds} or {@link #requestIds} set last. */
+    private void report(final FixSession s, final char execType, final char ordStatus, final long orderId,
+                        final int symbolId, final Side side, final OrderType orderType, final TimeInForce tif,
                         final long price, final long orderQty, final long leaves, final long cum, final long lastPx, final long lastQty,
                         final RejectReason reject, final boolean answer, final long avgPxScaled4) {
         final GatewayConfig.Symbol symbol = symbols.symbolById(symbolId);
@@ -176,9 +206,9 @@ final class ExecutionReports {
         } else {
             e.addLong(FixTags.ORDER_ID, orderId);
         }
-        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(clOrdId, idText));
-        if (origClOrdId != 0) {
-            e.addAscii(FixTags.ORIG_CL_ORD_ID, idText, ClientOrderIds.decode(origClOrdId, idText));
+        e.addAscii(FixTags.CL_ORD_ID, clOrd, clOrdLength);
+        if (origLength != 0) {
+            e.addAscii(FixTags.ORIG_CL_ORD_ID, orig, origLength);
         }
         e.addAscii(FixTags.EXEC_ID, execId, execId());
         e.addChar(FixTags.EXEC_TYPE, execType);
@@ -224,8 +254,9 @@ final class ExecutionReports {
         } else {
             e.addLong(FixTags.ORDER_ID, r.orderId);
         }
-        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(request.newClientOrderId, idText));
-        e.addAscii(FixTags.ORIG_CL_ORD_ID, idText, ClientOrderIds.decode(request.clientOrderId, idText));
+        requestIds(s.account, request);
+        e.addAscii(FixTags.CL_ORD_ID, clOrd, clOrdLength);
+        e.addAscii(FixTags.ORIG_CL_ORD_ID, orig, origLength);
         e.addChar(FixTags.ORD_STATUS, r.rejectReason == RejectReason.UNKNOWN_ORDER ? '8' : statusChar(r));
         e.addLong(FixTags.ACCOUNT, s.account);
         e.addChar(FixTags.CXL_REJ_RESPONSE_TO, responseTo);
@@ -237,7 +268,8 @@ final class ExecutionReports {
 
     private void massCancelReport(final FixSession s, final Result r, final Command request) {
         final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now);
-        e.addAscii(FixTags.CL_ORD_ID, idText, ClientOrderIds.decode(request.newClientOrderId, idText));
+        requestIds(s.account, request);
+        e.addAscii(FixTags.CL_ORD_ID, clOrd, clOrdLength);
         e.addAscii(FixTags.ORDER_ID, execId, execId());
         final char type = request.symbol == Command.ALL_SYMBOLS ? '7' : '1';
         e.addChar(FixTags.MASS_CANCEL_REQUEST_TYPE, type);
@@ -254,6 +286,42 @@ final class ExecutionReports {
             }
         }
         outbox.end(commandReadNanos, engineAppendNanos);
+    }
+
+    /** The report's ClOrdID is the order's text from the table; no OrigClOrdID. */
+    private void tableIds(final long account, final long clientOrderId) {
+        clOrdLength = text(account, clientOrderId, clOrd);
+        origLength = 0;
+    }
+
+    /** An order with nothing left is done: its ClOrdID's claim goes once this result's reports are stored. */
+    private void releaseIfDone(final long account, final long clientOrderId, final long leaves) {
+        if (leaves == 0) {
+            clOrdIds.releaseLater(account, clientOrderId);
+        }
+    }
+
+    /** The report answers a request: its own ClOrdID and its OrigClOrdID, as journalled with it. */
+    private void requestIds(final long account, final Command request) {
+        clOrdLength = copy(requestText.newClientOrderId, requestText.newClientOrderIdLength, clOrd);
+        if (clOrdLength == 0) {
+            clOrdLength = text(account, request.newClientOrderId, clOrd);
+        }
+        origLength = copy(requestText.clientOrderId, requestText.clientOrderIdLength, orig);
+        if (origLength == 0 && request.clientOrderId != 0) {
+            origLength = text(account, request.clientOrderId, orig);
+        }
+    }
+
+    private static int copy(final byte[] from, final int length, final byte[] to) {
+        System.arraycopy(from, 0, to, 0, length);
+        return length;
+    }
+
+    /** The text of an id: from the table, or (an order that did not come through a gateway, a journal without texts) the id in decimal. */
+    private int text(final long account, final long clientOrderId, final byte[] into) {
+        final int length = clOrdIds.text(account, clientOrderId, into);
+        return length != 0 ? length : ClientOrderIds.decimal(clientOrderId, into);
     }
 
     /** ExecID: the events index in hex, '-', and the message's number within the event; unique per gateway and stable across resends. */

@@ -43,6 +43,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final SingleChronicleQueue eventsQueue;
     private final OutboundStore store;
     private final SessionStateFile state;
+    private final ClOrdIdTable clOrdIds;
     private final Outbox outbox;
     private final Framer framer;
     private final OutboxSessionProxy proxy;
@@ -68,7 +69,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             throw new IllegalStateException("no session in " + config.engineConfigFile().getFileName() + "'s gateway file is for gateway "
                 + gatewayId + "; give sessions 'gateway: " + gatewayId + "'");
         }
-        final OrderEntry orderEntry = new OrderEntry(config.symbols());
+        this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
+        final OrderEntry orderEntry = new OrderEntry(config.symbols(), clOrdIds);
         this.commandsQueue = data.commands();
         this.eventsQueue = data.events();
         final ExcerptTailer commandReader = commandsQueue.createTailer();
@@ -76,12 +78,12 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.store = new OutboundStore(data.gatewayOutbound(gatewayId));
         this.framer = new Framer(config, log);
         this.outbox = new Outbox(framer, store, config.compId(), config.maxMessageLength());
-        final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry);
+        final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports).run());
         final Resender resender = new Resender(store, outbox, config.compId(), config.maxMessageLength(), log);
         this.proxy = new OutboxSessionProxy(outbox, store, resender, framer, config.compId(), log);
         this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, log);
-        this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, log);
+        this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds, log);
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
         }
@@ -219,5 +221,6 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         commandsQueue.close();
         eventsQueue.close();
         state.close();
+        clOrdIds.close();
     }
 }

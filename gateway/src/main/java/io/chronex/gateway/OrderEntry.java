@@ -8,6 +8,7 @@ import io.chronex.api.TimeInForce;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.queues.CommandText;
 
 /**
  * Turns one decoded FIX application message into an engine command, or says exactly why not.
@@ -27,6 +28,12 @@ final class OrderEntry {
 
     private final GatewayConfig.Symbol[] symbols;
     private final byte[][] symbolNames;
+    private final ClOrdIdTable clOrdIds;
+    /** The ClOrdID texts of the command translated last, journalled with it. */
+    final CommandText ids = new CommandText();
+
+    /** What {@link #clOrdId} returns for a ClOrdID that breaks {@link ClientOrderIds#RULE}; hashes are never 0. */
+    private static final long INVALID = 0;
 
     Outcome outcome;
     int sessionRejectReason;
@@ -36,7 +43,8 @@ final class OrderEntry {
     int businessReason;
     GatewayConfig.Symbol symbol;
 
-    OrderEntry(final java.util.List<GatewayConfig.Symbol> symbols) {
+    OrderEntry(final java.util.List<GatewayConfig.Symbol> symbols, final ClOrdIdTable clOrdIds) {
+        this.clOrdIds = clOrdIds;
         this.symbols = symbols.toArray(new GatewayConfig.Symbol[0]);
         this.symbolNames = new byte[this.symbols.length][];
         for (int i = 0; i < this.symbols.length; i++) {
@@ -56,6 +64,7 @@ final class OrderEntry {
     /** Fills c from the message (account forced to the session's). */
     Outcome translate(final FixDecoder m, final int msgType, final long account, final Command c) {
         c.clear();
+        ids.clear();
         symbol = null;
         text = null;
         c.account = account;
@@ -66,6 +75,9 @@ final class OrderEntry {
             case FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> massCancel(m, c);
             default -> throw new IllegalArgumentException("not an order-entry message: " + msgType);
         }
+        if (outcome == Outcome.COMMAND) {
+            claimIds(m, c);
+        }
         return outcome;
     }
 
@@ -75,11 +87,12 @@ final class OrderEntry {
             return;
         }
         c.type = CommandType.NEW_ORDER;
-        c.clientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
-        if (c.clientOrderId == ClientOrderIds.INVALID) {
+        c.clientOrderId = clOrdId(m, FixTags.CL_ORD_ID, ids.clientOrderId);
+        if (c.clientOrderId == INVALID) {
             business(99, ClientOrderIds.RULE);
             return;
         }
+        ids.clientOrderIdLength = m.valueLength(FixTags.CL_ORD_ID);
         if (!symbolAndSide(m, c) || !accountMatches(m, c) || !quantity(m, c)) {
             return;
         }
@@ -157,11 +170,12 @@ final class OrderEntry {
             return;
         }
         c.type = CommandType.MASS_CANCEL;
-        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
-        if (c.newClientOrderId == ClientOrderIds.INVALID) {
+        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID, ids.newClientOrderId);
+        if (c.newClientOrderId == INVALID) {
             business(99, ClientOrderIds.RULE);
             return;
         }
+        ids.newClientOrderIdLength = m.valueLength(FixTags.CL_ORD_ID);
         final char type = m.charValue(FixTags.MASS_CANCEL_REQUEST_TYPE);
         if (type == '1') {
             if (!required(m, FixTags.SYMBOL)) {
@@ -185,12 +199,14 @@ final class OrderEntry {
 
     /** Cancel and replace: OrigClOrdID names the order, ClOrdID is the request's (kept in newClientOrderId). */
     private boolean ids(final FixDecoder m, final Command c) {
-        c.clientOrderId = clOrdId(m, FixTags.ORIG_CL_ORD_ID);
-        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID);
-        if (c.clientOrderId == ClientOrderIds.INVALID || c.newClientOrderId == ClientOrderIds.INVALID) {
+        c.clientOrderId = clOrdId(m, FixTags.ORIG_CL_ORD_ID, ids.clientOrderId);
+        c.newClientOrderId = clOrdId(m, FixTags.CL_ORD_ID, ids.newClientOrderId);
+        if (c.clientOrderId == INVALID || c.newClientOrderId == INVALID) {
             business(99, ClientOrderIds.RULE);
             return false;
         }
+        ids.clientOrderIdLength = m.valueLength(FixTags.ORIG_CL_ORD_ID);
+        ids.newClientOrderIdLength = m.valueLength(FixTags.CL_ORD_ID);
         return true;
     }
 
@@ -275,8 +291,53 @@ final class OrderEntry {
         return null;
     }
 
-    private static long clOrdId(final FixDecoder m, final int tag) {
-        return ClientOrderIds.encode(m.buffer(), m.valueOffset(tag), m.valueLength(tag));
+    /** The engine's id for the ClOrdID in tag (its text copied into text), or INVALID if it breaks the rule. */
+    private static long clOrdId(final FixDecoder m, final int tag, final byte[] text) {
+        final int offset = m.valueOffset(tag);
+        final int length = m.valueLength(tag);
+        if (!ClientOrderIds.valid(m.buffer(), offset, length)) {
+            return INVALID;
+        }
+        m.buffer().getBytes(offset, text, 0, length);
+        return ClientOrderIds.hash(m.buffer(), offset, length);
+    }
+
+    /**
+     * The last step before a command is journalled: the ClOrdID it makes live (a new order's, a
+     * replace's new one) is claimed in the table, so reports can carry its text back; an id another
+     * live order of the account holds under a different text (a hash collision) is refused, as is a
+     * cancel or replace whose OrigClOrdID hashes to such an order's id, which it would otherwise reach.
+     */
+    private void claimIds(final FixDecoder m, final Command c) {
+        final CommandType type = c.type;
+        if (type == CommandType.CANCEL || type == CommandType.REPLACE) {
+            if (clOrdIds.heldByAnother(c.account, c.clientOrderId, m.buffer(), m.valueOffset(FixTags.ORIG_CL_ORD_ID),
+                m.valueLength(FixTags.ORIG_CL_ORD_ID))) {
+                business(1, "OrigClOrdID " + m.stringValue(FixTags.ORIG_CL_ORD_ID) + " is not a live order of this session");
+                return;
+            }
+        }
+        // A replace to a different text claims it even if the hash is the same (the claim then finds the collision).
+        final boolean claims = type == CommandType.NEW_ORDER || (type == CommandType.REPLACE && !sameTexts());
+        if (claims && clOrdIds.claim(c.account, type == CommandType.NEW_ORDER ? c.clientOrderId : c.newClientOrderId, m.buffer(),
+            m.valueOffset(FixTags.CL_ORD_ID), m.valueLength(FixTags.CL_ORD_ID)) == ClOrdIdTable.Claim.COLLISION) {
+            business(99, "ClOrdID " + m.stringValue(FixTags.CL_ORD_ID) + " has the same 64-bit id as another live order's ClOrdID"
+                + " (a hash collision, about one in 10^14 even at 100,000 live orders); send it with another ClOrdID");
+        }
+    }
+
+    private boolean sameTexts() {
+        return java.util.Arrays.equals(ids.clientOrderId, 0, ids.clientOrderIdLength,
+            ids.newClientOrderId, 0, ids.newClientOrderIdLength);
+    }
+
+    /**
+     * Whether a journalled REPLACE gives the order a new ClOrdID (different texts with one hash are
+     * refused before the journal, so for those the ids differ exactly when the texts do): then the
+     * new one was claimed, and the result releases the old one, or the new one if the replace failed.
+     */
+    static boolean renames(final Command replace) {
+        return replace.newClientOrderId != replace.clientOrderId;
     }
 
     private boolean required(final FixDecoder m, final int tag) {

@@ -74,6 +74,11 @@ final class Exchange implements AutoCloseable {
         return Integer.parseInt(m.group(1));
     }
 
+    /** SIGKILL of the engine; {@link #startEngine} starts it again. */
+    void killEngine() throws InterruptedException {
+        engine.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
     void killGateway() throws InterruptedException {
         gateway.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }

@@ -14,11 +14,15 @@ import net.openhft.chronicle.wire.DocumentContext;
 /**
  * The commands journal's excerpt: a fixed 120-byte little-endian layout, written and read field by
  * field with no allocation (docs/messages.md has the table). Enums travel as ordinals (0xFF =
- * absent), so their constants may only ever be appended to.
+ * absent), so their constants may only ever be appended to. A command with client order id texts
+ * ({@link CommandText}) is the same layout under version 2 followed by the two texts; one without
+ * is written as version 1, byte for byte what it was before texts existed.
  */
 public final class CommandCodec {
     public static final byte MESSAGE_TYPE = 'C';
     public static final byte VERSION = 1;
+    /** Version 1's fixed part, then the texts: u8 length and the bytes of each, clientOrderId's first. */
+    public static final byte VERSION_WITH_TEXT = 2;
 
     // The layout, declared once for the writer and both readers: each field's offset from the
     // excerpt's start and its type, in order (docs/messages.md says what each field means).
@@ -64,10 +68,15 @@ public final class CommandCodec {
      * compared with (docs/performance.md); encoding belongs to the gateway's own time.
      */
     public static void append(final ExcerptAppender appender, final Command c, final Hops hops) {
+        append(appender, c, hops, null);
+    }
+
+    /** Like {@link #append(ExcerptAppender, Command, Hops)}, with the command's client order id texts (null = none). */
+    public static void append(final ExcerptAppender appender, final Command c, final Hops hops, final CommandText text) {
         try (DocumentContext dc = appender.writingDocument()) {
             final Bytes<?> out = dc.wire().bytes();
             final long start = out.writePosition();
-            write(out, c, hops);
+            write(out, c, hops, text);
             hops.gatewayAppendNanos = System.nanoTime();
             out.writeLong(start + GATEWAY_APPEND_OFFSET, hops.gatewayAppendNanos);
         }
@@ -75,11 +84,17 @@ public final class CommandCodec {
 
     /** Writes one command excerpt at the write position and moves past it. */
     public static void write(final Bytes<?> out, final Command c, final Hops hops) {
+        write(out, c, hops, null);
+    }
+
+    /** Writes one command excerpt with its client order id texts (null or empty: version 1, no texts) and moves past it. */
+    public static void write(final Bytes<?> out, final Command c, final Hops hops, final CommandText text) {
         final long at = out.writePosition();
+        final boolean withText = text != null && !text.isEmpty();
         // Claims (and for elastic bytes, grows to) the whole excerpt; every one of its bytes is written below.
         out.writeSkip(LENGTH);
         out.writeByte(at + MESSAGE_TYPE_OFFSET, MESSAGE_TYPE);
-        out.writeByte(at + VERSION_OFFSET, VERSION);
+        out.writeByte(at + VERSION_OFFSET, withText ? VERSION_WITH_TEXT : VERSION);
         out.writeUnsignedByte(at + COMMAND_TYPE_OFFSET, ordinal(c.type));
         out.writeUnsignedByte(at + SIDE_OFFSET, ordinal(c.side));
         out.writeUnsignedByte(at + ORDER_TYPE_OFFSET, ordinal(c.orderType));
@@ -102,6 +117,12 @@ public final class CommandCodec {
         out.writeLong(at + GATEWAY_READ_OFFSET, hops.gatewayReadNanos);
         out.writeLong(at + GATEWAY_APPEND_OFFSET, hops.gatewayAppendNanos);
         out.writeLong(at + RECEIPT_EPOCH_OFFSET, hops.receiptEpochNanos);
+        if (withText) {
+            out.writeUnsignedByte(text.clientOrderIdLength);
+            out.write(text.clientOrderId, 0, text.clientOrderIdLength);
+            out.writeUnsignedByte(text.newClientOrderIdLength);
+            out.write(text.newClientOrderId, 0, text.newClientOrderIdLength);
+        }
     }
 
     /**
@@ -110,10 +131,17 @@ public final class CommandCodec {
      * when the fixed part was complete. Consumes the fixed part when it is all there.
      */
     public static DecodeStatus read(final Bytes<?> in, final Command c, final Hops hops) {
+        return read(in, c, hops, null);
+    }
+
+    /** Like {@link #read(Bytes, Command, Hops)}, also reading the client order id texts into text (if not null); OK consumes them. */
+    public static DecodeStatus read(final Bytes<?> in, final Command c, final Hops hops, final CommandText text) {
         final long at = in.readPosition();
         final long length = in.readRemaining();
-        final DecodeStatus status = readAt(in, at, length, c, hops);
-        if (length >= LENGTH) {
+        final DecodeStatus status = readAt(in, at, length, c, hops, text);
+        if (status == DecodeStatus.OK && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_TEXT) {
+            in.readPosition(at + textEnd(in, at));
+        } else if (length >= LENGTH) {
             in.readPosition(at + LENGTH);
         }
         return status;
@@ -125,9 +153,24 @@ public final class CommandCodec {
      * straight from the journal's mapped memory (see JournalReplay in the engine).
      */
     public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final Command c, final Hops hops) {
-        final DecodeStatus preamble = readPreamble(in, at, length, MESSAGE_TYPE, VERSION, LENGTH);
+        return readAt(in, at, length, c, hops, null);
+    }
+
+    /** Like {@link #readAt(RandomDataInput, long, long, Command, Hops)}, also reading the texts into text (if not null). */
+    public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final Command c, final Hops hops,
+                                      final CommandText text) {
+        // Both versions share the fixed part; the preamble check is told the version found if it is one we read.
+        final boolean withText = length >= PREAMBLE_LENGTH && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_TEXT;
+        final DecodeStatus preamble = readPreamble(in, at, length, MESSAGE_TYPE, withText ? VERSION_WITH_TEXT : VERSION, LENGTH);
         if (preamble != DecodeStatus.OK) {
             return preamble;
+        }
+        final DecodeStatus texts = withText ? readText(in, at, length, text) : DecodeStatus.OK;
+        if (texts != DecodeStatus.OK) {
+            return texts;
+        }
+        if (!withText && text != null) {
+            text.clear();
         }
         final int type = in.readUnsignedByte(at + COMMAND_TYPE_OFFSET);
         final int side = in.readUnsignedByte(at + SIDE_OFFSET);
@@ -162,6 +205,40 @@ public final class CommandCodec {
             return DecodeStatus.BAD_VALUE;
         }
         return DecodeStatus.OK;
+    }
+
+    /** Checks the texts after the fixed part of a version 2 excerpt fit in it and copies them into text (if not null). */
+    private static DecodeStatus readText(final RandomDataInput in, final long at, final long length, final CommandText text) {
+        if (length < LENGTH + 1) {
+            return DecodeStatus.TRUNCATED;
+        }
+        final int first = in.readUnsignedByte(at + LENGTH);
+        if (first > CommandText.MAX_LENGTH) {
+            return DecodeStatus.BAD_VALUE;
+        }
+        if (length < LENGTH + 2L + first) {
+            return DecodeStatus.TRUNCATED;
+        }
+        final int second = in.readUnsignedByte(at + LENGTH + 1 + first);
+        if (second > CommandText.MAX_LENGTH) {
+            return DecodeStatus.BAD_VALUE;
+        }
+        if (length < LENGTH + 2L + first + second) {
+            return DecodeStatus.TRUNCATED;
+        }
+        if (text != null) {
+            in.read(at + LENGTH + 1, text.clientOrderId, 0, first);
+            text.clientOrderIdLength = first;
+            in.read(at + LENGTH + 2 + first, text.newClientOrderId, 0, second);
+            text.newClientOrderIdLength = second;
+        }
+        return DecodeStatus.OK;
+    }
+
+    /** The length of a version 2 excerpt whose texts were checked. */
+    private static long textEnd(final RandomDataInput in, final long at) {
+        final int first = in.readUnsignedByte(at + LENGTH);
+        return LENGTH + 2L + first + in.readUnsignedByte(at + LENGTH + 1 + first);
     }
 
     /**

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,6 +60,50 @@ class CommandCodecTest {
         return hops;
     }
 
+    /** A random text of 0..64 printable characters: empty about one time in four. */
+    static String randomText(final SplittableRandom random) {
+        final int length = random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(CommandText.MAX_LENGTH);
+        final StringBuilder sb = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            sb.append((char) random.nextInt(0x21, 0x7F));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void textsRoundTripAndACommandWithoutTextIsTheVersionOneExcerptByteForByte() {
+        final SplittableRandom random = new SplittableRandom(3);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        final CommandText written = new CommandText();
+        final CommandText read = new CommandText();
+        final Command readCommand = new Command();
+        for (int i = 0; i < 20_000; i++) {
+            randomCommand(random, c);
+            randomHops(random, hops);
+            written.set(randomText(random), randomText(random));
+            bytes.clear();
+            CommandCodec.write(bytes, c, hops);
+            final byte[] versionOne = bytes.toByteArray();
+            bytes.clear();
+            CommandCodec.write(bytes, c, hops, written);
+            final byte[] withText = bytes.toByteArray();
+            if (written.isEmpty()) {
+                assertArrayEquals(versionOne, withText, "no text: the version 1 layout, unchanged");
+            } else {
+                assertEquals(CommandCodec.VERSION_WITH_TEXT, withText[1]);
+                assertEquals(CommandCodec.LENGTH + 2 + written.clientOrderIdLength + written.newClientOrderIdLength, withText.length);
+                // The fixed part is version 1's apart from the version byte: readers of the fields need nothing new.
+                withText[1] = CommandCodec.VERSION;
+                assertArrayEquals(versionOne, java.util.Arrays.copyOf(withText, CommandCodec.LENGTH));
+            }
+            assertEquals(DecodeStatus.OK, CommandCodec.read(bytes, readCommand.clear(), new Hops(), read.set("stale", "stale")));
+            assertEquals(0, bytes.readRemaining(), "the reader consumes the whole excerpt, texts included");
+            assertEquals(written.toString(), read.toString());
+            assertEquals(c.toString(), readCommand.toString());
+        }
+    }
+
     @Test
     void everyFieldRoundTrips() {
         final SplittableRandom random = new SplittableRandom(1);
@@ -96,8 +141,9 @@ class CommandCodecTest {
         final byte[] foreign = whole.clone();
         foreign[0] = 'X';
         assertEquals(DecodeStatus.UNKNOWN_MESSAGE_TYPE, decode(foreign));
+        // Deliberately changed with the texts (2026-11): version 2 is now read, 3 is the future.
         final byte[] future = whole.clone();
-        future[1] = 2;
+        future[1] = 3;
         assertEquals(DecodeStatus.UNSUPPORTED_VERSION, decode(future));
         final byte[] badSide = whole.clone();
         badSide[3] = 9;
@@ -105,14 +151,31 @@ class CommandCodecTest {
     }
 
     @Test
+    void truncatedOrOverlongTextsAreReportedNotThrown() {
+        final Command c = new Command().limit(1, 2, 3, Side.BUY, 100, 5);
+        bytes.clear();
+        CommandCodec.write(bytes, c, new Hops(), new CommandText().set("Run42-A1", "123e4567-e89b-12d3-a456-426614174000"));
+        final byte[] whole = bytes.toByteArray();
+        for (int length = 0; length < whole.length; length++) {
+            assertEquals(DecodeStatus.TRUNCATED, decode(java.util.Arrays.copyOf(whole, length)), "length " + length);
+        }
+        assertEquals(DecodeStatus.OK, decode(whole));
+        final byte[] overlong = whole.clone();
+        overlong[CommandCodec.LENGTH] = (byte) (CommandText.MAX_LENGTH + 1);
+        assertEquals(DecodeStatus.BAD_VALUE, decode(overlong));
+    }
+
+    @Test
     void aMillionMutatedExcerptsNeverThrow() {
         final SplittableRandom random = new SplittableRandom(5);
         final Command c = new Command();
         final Hops hops = new Hops();
+        final CommandText text = new CommandText();
         int ok = 0;
         for (int i = 0; i < 1_000_000; i++) {
             bytes.clear();
-            CommandCodec.write(bytes, randomCommand(random, c), randomHops(random, hops));
+            CommandCodec.write(bytes, randomCommand(random, c), randomHops(random, hops),
+                random.nextBoolean() ? text.set(randomText(random), randomText(random)) : null);
             final byte[] excerpt = bytes.toByteArray();
             final int length = random.nextInt(10) == 0 ? random.nextInt(excerpt.length + 1) : excerpt.length;
             final byte[] mutated = java.util.Arrays.copyOf(excerpt, length);
@@ -138,14 +201,17 @@ class CommandCodecTest {
         bytes.write(excerpt);
         final Command sequential = new Command();
         final Hops sequentialHops = new Hops();
-        final DecodeStatus status = CommandCodec.read(bytes, sequential, sequentialHops);
+        final CommandText sequentialText = new CommandText();
+        final DecodeStatus status = CommandCodec.read(bytes, sequential, sequentialHops, sequentialText);
         bytes.clear();
         bytes.write(new byte[] {1, 2, 3});
         bytes.write(excerpt);
         bytes.write(new byte[] {4, 5});
         final Command absolute = new Command();
         final Hops absoluteHops = new Hops();
-        assertEquals(status, CommandCodec.readAt(bytes, 3, excerpt.length, absolute, absoluteHops));
+        final CommandText absoluteText = new CommandText();
+        assertEquals(status, CommandCodec.readAt(bytes, 3, excerpt.length, absolute, absoluteHops, absoluteText));
+        assertEquals(sequentialText.toString(), absoluteText.toString());
         assertEquals(sequential.toString() + sequential.postOnly + sequential.selfTradePrevention + sequential.maxOpenOrders
                 + sequential.maxOrderQuantity + sequential.maxOrderNotional,
             absolute.toString() + absolute.postOnly + absolute.selfTradePrevention + absolute.maxOpenOrders

@@ -35,11 +35,19 @@ public final class InProcessExchange implements AutoCloseable {
     private final byte[] sender = "ALLOC".getBytes(StandardCharsets.US_ASCII);
     private final byte[] target = "CHRONEX".getBytes(StandardCharsets.US_ASCII);
     private final byte[] symbol = "ACME".getBytes(StandardCharsets.US_ASCII);
+    /** ClOrdID shapes real clients send (the longest, 64, last), the order's number in the last 12 characters; plus plain numbers. */
+    private static final byte[][] ID_SHAPES = {
+        "Run42-A1-000000000000".getBytes(StandardCharsets.US_ASCII),
+        "123e4567-e89b-12d3-a456-000000000000".getBytes(StandardCharsets.US_ASCII),
+        "20261123-Run42-A1-0123456789-ABCDEFGHIJKLMNOPQRSTUV-000000000000".getBytes(StandardCharsets.US_ASCII),
+    };
+    private final byte[] idText = new byte[64];
     private final EngineService engine;
     private final Gateway gateway;
     private final SocketChannel client;
     private int seq = 1;
     private long reports;
+    private long trades;
 
     public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
         Files.copy(projectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
@@ -71,10 +79,29 @@ public final class InProcessExchange implements AutoCloseable {
     }
 
     private void order(final char side) throws Exception {
-        header(FixMsgTypes.NEW_ORDER_SINGLE).addLong(FixTags.CL_ORD_ID, seq).addAscii(FixTags.SYMBOL, symbol)
+        final long id = seq;
+        final FixEncoder e = header(FixMsgTypes.NEW_ORDER_SINGLE);
+        final int shape = (int) (id & 3);
+        if (shape == ID_SHAPES.length) {
+            e.addLong(FixTags.CL_ORD_ID, id);
+        } else {
+            e.addAscii(FixTags.CL_ORD_ID, idText, idText(ID_SHAPES[shape], id));
+        }
+        e.addAscii(FixTags.SYMBOL, symbol)
             .addChar(FixTags.SIDE, side).addUtcTimestamp(FixTags.TRANSACT_TIME, 1_795_349_467_123L).addLong(FixTags.ORDER_QTY, 1)
             .addChar(FixTags.ORD_TYPE, '2').addDecimal(FixTags.PRICE, 10000, 2);
         send();
+    }
+
+    /** Copies shape into idText with n's last 12 decimal digits at its end; returns the length. */
+    private int idText(final byte[] shape, final long n) {
+        System.arraycopy(shape, 0, idText, 0, shape.length);
+        long v = n;
+        for (int i = shape.length - 1; i >= shape.length - 12; i--) {
+            idText[i] = (byte) ('0' + v % 10);
+            v /= 10;
+        }
+        return shape.length;
     }
 
     private FixEncoder header(final int msgType) {
@@ -105,11 +132,19 @@ public final class InProcessExchange implements AutoCloseable {
                 if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT || decoder.msgType() == FixMsgTypes.LOGON) {
                     reports++;
                 }
+                if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT && decoder.charValue(FixTags.EXEC_TYPE) == 'F') {
+                    trades++;
+                }
                 position += length;
             }
             inBuffer.putBytes(0, inBuffer, position, limit - position);
             in.position(limit - position);
         }
+    }
+
+    /** Trade reports received so far (two per {@link #pair()} when every order was accepted). */
+    public long trades() {
+        return trades;
     }
 
     @Override
