@@ -19,6 +19,8 @@ import net.openhft.chronicle.queue.ExcerptAppender;
  */
 final class CommandJournal implements FixSession.Application {
     private static final long SECOND = 1_000_000_000L;
+    /** OrdRejReason (103) 6: duplicate order. */
+    private static final int DUPLICATE_ORDER = 6;
 
     private final int gatewayId;
     private final ExcerptAppender commands;
@@ -28,6 +30,7 @@ final class CommandJournal implements FixSession.Application {
     private final SessionProxy proxy;
     private final Framer framer;
     private final Gateway.Log log;
+    private final ReceivedOrderIds received;
     private final Command command = new Command();
     private final Hops hops = new Hops();
     private FixDecoder decoder;
@@ -38,7 +41,8 @@ final class CommandJournal implements FixSession.Application {
     long businessRejects;
 
     CommandJournal(final int gatewayId, final ExcerptAppender commands, final OrderEntry orderEntry, final SessionStateFile state,
-                   final Outbox outbox, final SessionProxy proxy, final Framer framer, final Gateway.Log log) {
+                   final Outbox outbox, final SessionProxy proxy, final Framer framer, final ReceivedOrderIds received,
+                   final Gateway.Log log) {
         this.gatewayId = gatewayId;
         this.commands = commands;
         this.orderEntry = orderEntry;
@@ -46,6 +50,7 @@ final class CommandJournal implements FixSession.Application {
         this.outbox = outbox;
         this.proxy = proxy;
         this.framer = framer;
+        this.received = received;
         this.log = log;
     }
 
@@ -54,6 +59,12 @@ final class CommandJournal implements FixSession.Application {
         decoder = message;
         if (!s.admit(framer.readNanos)) {
             throttled(s, msgType, seq);
+            return;
+        }
+        if (msgType == FixMsgTypes.NEW_ORDER_SINGLE && message.booleanValue(FixTags.POSS_DUP_FLAG) && alreadyReceived(s, message)) {
+            businessRejects++;
+            gatewayReject(s, msgType, DUPLICATE_ORDER, "possible duplicate (PossDupFlag=Y) of an order this session already sent with"
+                + " that ClOrdID; not processed again");
             return;
         }
         final OrderEntry.Outcome outcome = orderEntry.translate(message, msgType, s.account, command);
@@ -75,10 +86,27 @@ final class CommandJournal implements FixSession.Application {
         CommandCodec.append(commands, command, hops, orderEntry.ids);
         lastAppendIndex = commands.lastIndexAppended();
         commandsAppended++;
+        if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
+            received.add(s.account, command.clientOrderId);
+        }
         if (state.scanFrom() < 0) {
             // The first command this gateway ever journalled: from now on a restart scans from here.
             state.scanFrom(lastAppendIndex);
         }
+    }
+
+    /**
+     * An in-sequence NewOrderSingle marked PossDupFlag=Y is a copy the client is not sure we had (a
+     * resend after its sequence numbers were reset, say): executing it again could fill it twice.
+     */
+    private boolean alreadyReceived(final FixSession s, final FixDecoder message) {
+        if (!message.has(FixTags.CL_ORD_ID)) {
+            return false;
+        }
+        final int offset = message.valueOffset(FixTags.CL_ORD_ID);
+        final int length = message.valueLength(FixTags.CL_ORD_ID);
+        return ClientOrderIds.valid(message.buffer(), offset, length)
+            && received.contains(s.account, ClientOrderIds.hash(message.buffer(), offset, length));
     }
 
     /** A refusal decided at the gateway (nothing reaches the journal): the reject message FIX has for that request. */

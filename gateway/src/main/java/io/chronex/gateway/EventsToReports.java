@@ -29,6 +29,7 @@ final class EventsToReports {
     private final ExecutionReports reports;
     private final Outbox outbox;
     private final ClOrdIdTable clOrdIds;
+    private final ReceivedOrderIds received;
     private final Gateway.Log log;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
@@ -39,7 +40,7 @@ final class EventsToReports {
 
     EventsToReports(final int gatewayId, final ExcerptTailer events, final ExcerptTailer commandReader,
                     final Long2ObjectHashMap<FixSession> sessionsByAccount, final ExecutionReports reports, final Outbox outbox,
-                    final ClOrdIdTable clOrdIds, final Gateway.Log log) {
+                    final ClOrdIdTable clOrdIds, final ReceivedOrderIds received, final Gateway.Log log) {
         this.gatewayId = gatewayId;
         this.events = events;
         this.commandReader = commandReader;
@@ -47,6 +48,7 @@ final class EventsToReports {
         this.reports = reports;
         this.outbox = outbox;
         this.clOrdIds = clOrdIds;
+        this.received = received;
         this.log = log;
     }
 
@@ -87,6 +89,8 @@ final class EventsToReports {
                         direct = null;
                     }
                 }
+                // Orders journalled before a restart and answered after it count as received too.
+                Recovery.rememberNewOrder(result, sessionsByAccount, received);
                 reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
                     header.hops.engineAppendNanos);
             }

@@ -79,11 +79,15 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.framer = new Framer(config, log);
         this.outbox = new Outbox(framer, store, config.compId(), config.maxMessageLength());
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
-        log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports).run());
+        final ReceivedOrderIds received = new ReceivedOrderIds();
+        log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received)
+            .run());
         final Resender resender = new Resender(store, outbox, config.compId(), config.maxMessageLength(), log);
         this.proxy = new OutboxSessionProxy(outbox, store, resender, framer, config.compId(), log);
-        this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, log);
-        this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds, log);
+        this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, received,
+            log);
+        this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds,
+            received, log);
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
         }

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.api.CommandType;
 import io.chronex.api.Result;
 import io.chronex.gateway.session.InboundSequenceScan;
 import io.chronex.gateway.session.OutboundStore;
@@ -31,12 +32,13 @@ final class Recovery {
     private final ExcerptTailer events;
     private final ExcerptTailer commandReader;
     private final ExecutionReports reports;
+    private final ReceivedOrderIds received;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
     Recovery(final int gatewayId, final List<FixSession> sessions, final Long2ObjectHashMap<FixSession> sessionsByAccount,
              final OutboundStore store, final SessionStateFile state, final SingleChronicleQueue eventsQueue, final ExcerptTailer events,
-             final ExcerptTailer commandReader, final ExecutionReports reports) {
+             final ExcerptTailer commandReader, final ExecutionReports reports, final ReceivedOrderIds received) {
         this.gatewayId = gatewayId;
         this.sessions = sessions;
         this.sessionsByAccount = sessionsByAccount;
@@ -46,6 +48,7 @@ final class Recovery {
         this.events = events;
         this.commandReader = commandReader;
         this.reports = reports;
+        this.received = received;
     }
 
     /** Recovers and returns the line that says what was recovered. */
@@ -109,6 +112,7 @@ final class Recovery {
                 }
                 if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
                     reports.track(result);
+                    rememberNewOrder(result, sessionsByAccount, received);
                     tracked++;
                 }
             }
@@ -120,6 +124,13 @@ final class Recovery {
         // Past the one already answered: open and close a reading document, which moves the tailer on.
         events.readingDocument().close();
         return tracked;
+    }
+
+    /** A new order from one of our sessions: a PossDup copy of it must not be executed again. */
+    static void rememberNewOrder(final Result r, final Long2ObjectHashMap<FixSession> sessionsByAccount, final ReceivedOrderIds ids) {
+        if (r.commandType == CommandType.NEW_ORDER && r.clientOrderId != 0 && sessionsByAccount.containsKey(r.account)) {
+            ids.add(r.account, r.clientOrderId);
+        }
     }
 
     /** Inbound sequence numbers: the state file, then any journalled message it may have missed. */

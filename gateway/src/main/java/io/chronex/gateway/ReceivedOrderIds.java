@@ -1,0 +1,44 @@
+package io.chronex.gateway;
+
+import org.agrona.collections.LongHashSet;
+
+/**
+ * The ClOrdIDs of the last {@link #CAPACITY} new orders this gateway's sessions sent (as the
+ * engine's id, a hash of the text, with the account), so that a NewOrderSingle arriving again with
+ * PossDupFlag=Y is recognised and not executed twice. It is rebuilt at start from the events
+ * already answered plus the results still to come, and kept up to date as orders are journalled;
+ * fixed size and pre-sized, so it allocates nothing while running.
+ */
+final class ReceivedOrderIds {
+    /** How many recent new orders are remembered; the oldest is forgotten first. */
+    static final int CAPACITY = 1 << 18;
+
+    private final LongHashSet keys = new LongHashSet(CAPACITY, 0.5f);
+    private final long[] ring = new long[CAPACITY];
+    private int next;
+    private int size;
+
+    /** Remembers a new order's id; the oldest is forgotten once {@link #CAPACITY} are held. */
+    void add(final long account, final long clientOrderId) {
+        final long key = key(account, clientOrderId);
+        if (keys.contains(key)) {
+            return;
+        }
+        if (size == CAPACITY) {
+            keys.remove(ring[next]);
+        } else {
+            size++;
+        }
+        ring[next] = key;
+        next = (next + 1) & (CAPACITY - 1);
+        keys.add(key);
+    }
+
+    boolean contains(final long account, final long clientOrderId) {
+        return keys.contains(key(account, clientOrderId));
+    }
+
+    private static long key(final long account, final long clientOrderId) {
+        return clientOrderId ^ (account * 0x9E3779B97F4A7C15L);
+    }
+}
