@@ -7,6 +7,7 @@ import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.session.FailedEventsFile;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
@@ -56,7 +57,7 @@ public final class Gateway implements AutoCloseable {
     /** HeartBtInt (108) a Logon may ask for, in seconds: every session is watched, none for longer than 5 minutes. */
     static final int MIN_HEARTBEAT_SECONDS = 1;
     static final int MAX_HEARTBEAT_SECONDS = 300;
-    /** Output a client may leave unread before it is cut off as a slow consumer. */
+    /** Output queued per connection; beyond it a session's output waits in the outbound store ({@link OutboundFlow}). */
     private static final int PENDING_BYTES = 1 << 20;
     /** Events read in one pass stop adding to the outbound batch beyond this. */
     private static final int BATCH_BYTES = 256 << 10;
@@ -73,6 +74,8 @@ public final class Gateway implements AutoCloseable {
     private final OutboundStore store;
     private final SessionStateFile state;
     private final Outbox outbox;
+    private final OutboundFlow flow;
+    private final FailedEventsFile failedEvents;
     private final ExecutionReports reports;
     private final OrderEntry orderEntry;
     private final List<FixSession> sessions = new ArrayList<>();
@@ -86,15 +89,12 @@ public final class Gateway implements AutoCloseable {
     private final Consumer<SelectionKey> onKey = this::onKey;
 
     private final FixDecoder decoder = new FixDecoder();
-    /** Decodes stored messages while they are resent, leaving the inbound message in decoder alone. */
-    private final FixDecoder decoder2 = new FixDecoder();
     private final Command command = new Command();
     private final Hops hops = new Hops();
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
     private final Command request = new Command();
     private final Hops requestHops = new Hops();
-    private final UnsafeBuffer resendBuffer;
     private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[4096]);
     private final FixEncoder scratchEncoder = new FixEncoder(scratch);
     private final byte[] textBytes = new byte[256];
@@ -115,6 +115,10 @@ public final class Gateway implements AutoCloseable {
     long businessRejects;
     long connectionsAccepted;
     long connectionsDropped;
+    long slowConsumers;
+    long sessionErrors;
+    long eventsFailed;
+    long lastFailedEvent = -1;
 
     public Gateway(final GatewayConfig config, final int gatewayId, final int port, final DataDirectory data, final Log log)
         throws IOException {
@@ -123,7 +127,6 @@ public final class Gateway implements AutoCloseable {
         this.log = log;
         this.compId = config.compId().getBytes(StandardCharsets.US_ASCII);
         this.orderEntry = new OrderEntry(config.symbols());
-        this.resendBuffer = new UnsafeBuffer(new byte[config.maxMessageLength() * 4 + 1024]);
         this.state = new SessionStateFile(data.gatewayDir(gatewayId).resolve("sessions.state"));
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
             final int slot = state.slot(s.senderCompId());
@@ -142,7 +145,9 @@ public final class Gateway implements AutoCloseable {
         this.commandReader = commandsQueue.createTailer();
         this.events = eventsQueue.createTailer();
         this.store = new OutboundStore(data.gatewayOutbound(gatewayId));
-        this.outbox = new Outbox(this, store, config.compId(), config.maxMessageLength());
+        this.failedEvents = new FailedEventsFile(data.gatewayDir(gatewayId).resolve("failed-events"));
+        this.flow = new OutboundFlow(this, store, config.compId(), config.maxMessageLength(), log);
+        this.outbox = new Outbox(this, store, flow, config.compId(), config.maxMessageLength());
         this.reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry);
         recover();
         this.selector = Selector.open();
@@ -163,14 +168,14 @@ public final class Gateway implements AutoCloseable {
         final long start = System.nanoTime();
         final boolean stored = store.recover(new OutboundStore.Visitor() {
             @Override
-            public void message(final long account, final int seq, final int msgType, final long storeIndex) {
+            public void message(final long account, final int seq, final int msgType, final long storeIndex, final int entryOffset) {
                 final FixSession s = sessionsByAccount.get(account);
                 if (s != null) {
                     if (seq != s.nextOutbound) {
                         throw new IllegalStateException("outbound store: session " + s.name + " message " + seq + " follows "
                             + (s.nextOutbound - 1) + "; the store is damaged");
                     }
-                    s.sent.add(storeIndex);
+                    s.sent.add(storeIndex, entryOffset);
                     s.nextOutbound = seq + 1;
                 }
             }
@@ -184,6 +189,8 @@ public final class Gateway implements AutoCloseable {
             }
         });
         long resumeAfter = store.lastEventsIndex();
+        // A crash between the parts of one event's answer: every event before it is answered, it is built again.
+        final long partial = store.partialEventsIndex();
         if (!stored) {
             // A new gateway starts at the end of the events queue: earlier results answered other gateways' clients.
             final long last = eventsQueue.lastIndex();
@@ -192,11 +199,11 @@ public final class Gateway implements AutoCloseable {
         }
         // AvgPx needs every fill of our live orders: go through the events already answered once.
         long tracked = 0;
-        if (resumeAfter >= 0) {
+        if (resumeAfter >= 0 || partial >= 0) {
             final ExcerptTailer scan = eventsQueue.createTailer();
             while (true) {
                 try (DocumentContext dc = scan.readingDocument()) {
-                    if (!dc.isPresent() || dc.index() > resumeAfter) {
+                    if (!dc.isPresent() || (partial >= 0 ? dc.index() >= partial : dc.index() > resumeAfter)) {
                         break;
                     }
                     if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
@@ -205,12 +212,19 @@ public final class Gateway implements AutoCloseable {
                     }
                 }
             }
-            if (!events.moveToIndex(resumeAfter)) {
-                throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(resumeAfter)
+            final long known = partial >= 0 ? partial : resumeAfter;
+            if (!events.moveToIndex(known)) {
+                throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(known)
                     + ", which this gateway's outbound store says it answered; is this the right data directory?");
             }
-            // Past the one already answered: open and close a reading document, which moves the tailer on.
-            events.readingDocument().close();
+            if (partial >= 0) {
+                outbox.resumeInside(partial, store.partialMessages());
+                log.log("events excerpt " + Long.toHexString(partial) + " was answered in part (" + store.partialMessages()
+                    + " messages stored) when the gateway stopped: it is built again and the rest sent");
+            } else {
+                // Past the one already answered: open and close a reading document, which moves the tailer on.
+                events.readingDocument().close();
+            }
         } else {
             events.toStart();
         }
@@ -273,15 +287,38 @@ public final class Gateway implements AutoCloseable {
                 continue;
             }
             try {
-                c.flush();
-                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                flow.drain(c);
+                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
                     close(c, null);
                 }
             } catch (final IOException e) {
                 drop(c, "write failed: " + e.getMessage());
+            } catch (final RuntimeException e) {
+                sessionError(c, e);
             }
         }
         dirty.clear();
+    }
+
+    /**
+     * Something went wrong with one connection's work (a bug, a damaged store entry): that
+     * connection is dropped with the reason in the log, and every other session goes on. The
+     * session gets what it missed by resend when it logs on again.
+     */
+    private void sessionError(final Connection c, final RuntimeException e) {
+        sessionErrors++;
+        final StringBuilder where = new StringBuilder();
+        final StackTraceElement[] trace = e.getStackTrace();
+        for (int i = 0; i < Math.min(4, trace.length); i++) {
+            where.append(i == 0 ? " at " : " < ").append(trace[i]);
+        }
+        log.log((c.session != null ? "session " + c.session.name : "connection " + c.remote) + ": error, connection dropped: " + e
+            + where);
+        try {
+            drop(c, "error: " + e);
+        } catch (final RuntimeException again) {
+            log.log("dropping " + c.remote + " failed too: " + again);
+        }
     }
 
     private void onKey(final SelectionKey key) {
@@ -296,17 +333,19 @@ public final class Gateway implements AutoCloseable {
         final Connection c = (Connection) key.attachment();
         try {
             if (key.isWritable()) {
-                c.flush();
-                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                flow.drain(c);
+                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
                     close(c, null);
                     return;
                 }
             }
-            if (key.isReadable()) {
+            if (c.open && key.isReadable()) {
                 read(c);
             }
         } catch (final IOException e) {
             drop(c, e.getMessage());
+        } catch (final RuntimeException e) {
+            sessionError(c, e);
         }
     }
 
@@ -436,7 +475,7 @@ public final class Gateway implements AutoCloseable {
     /** Messages were missed: ask for them once, but still answer a ResendRequest and a Logout. */
     private void onSequenceGap(final Connection c, final FixSession s, final int msgType, final long expected, final long seq) {
         if (msgType == FixMsgTypes.RESEND_REQUEST) {
-            resend(s);
+            resend(c, s);
         }
         if (s.resendAskedThrough < expected) {
             askForResend(s, expected, seq);
@@ -462,7 +501,7 @@ public final class Gateway implements AutoCloseable {
             case FixMsgTypes.HEARTBEAT, FixMsgTypes.REJECT -> {
             }
             case FixMsgTypes.TEST_REQUEST -> answerTestRequest(s);
-            case FixMsgTypes.RESEND_REQUEST -> resend(s);
+            case FixMsgTypes.RESEND_REQUEST -> resend(c, s);
             case FixMsgTypes.SEQUENCE_RESET -> {
                 onGapFill(s, seq, expected);
                 return;
@@ -571,6 +610,7 @@ public final class Gateway implements AutoCloseable {
         s.testRequestSentNanos = 0;
         s.logoutSent = false;
         s.resendAskedThrough = 0;
+        flow.attach(s);
         final FixEncoder e = outbox.begin(s, FixMsgTypes.LOGON, System.currentTimeMillis());
         e.addLong(FixTags.ENCRYPT_METHOD, 0);
         e.addLong(FixTags.HEART_BT_INT, heartbeat);
@@ -625,89 +665,9 @@ public final class Gateway implements AutoCloseable {
         state.expectedInbound(s.slot, next);
     }
 
-    /** Answers a ResendRequest from the store: application messages again with PossDupFlag, admin ones as a gap fill. */
-    private void resend(final FixSession s) {
-        final long begin = Math.max(1, decoder.longValue(FixTags.BEGIN_SEQ_NO));
-        long end = decoder.longValue(FixTags.END_SEQ_NO);
-        final long last = s.nextOutbound - 1;
-        if (end <= 0 || end > last) {
-            end = last;
-        }
-        final Connection c = s.connection;
-        long gapStart = 0;
-        int resent = 0;
-        for (long seq = begin; seq <= end && c.open; seq++) {
-            final long storeIndex = s.sent.get(seq);
-            final int length = storeIndex < 0 ? -1 : store.read(storeIndex, s.account, (int) seq, resendBuffer);
-            final boolean admin = length < 0 || isAdmin(resendBuffer, length);
-            if (admin) {
-                if (gapStart == 0) {
-                    gapStart = seq;
-                }
-                continue;
-            }
-            if (gapStart != 0) {
-                gapFill(s, gapStart, seq);
-                gapStart = 0;
-            }
-            resendOne(s, length);
-            resent++;
-        }
-        if (gapStart != 0) {
-            gapFill(s, gapStart, end + 1);
-        }
-        if (begin > end && begin <= last + 1 && c.open) {
-            // Nothing to resend in that range: tell the client where we are.
-            gapFill(s, begin, last + 1);
-        }
-        log.log("session " + s.name + " asked for a resend of " + begin + ".." + decoder.longValue(FixTags.END_SEQ_NO)
-            + ": " + resent + " messages resent, the rest gap-filled, up to " + end);
-    }
-
-    private boolean isAdmin(final UnsafeBuffer message, final int length) {
-        if (decoder2.decode(message, 0, length) != FixDecoder.OK) {
-            return true;
-        }
-        final int type = decoder2.msgType();
-        return type == FixMsgTypes.HEARTBEAT || type == FixMsgTypes.TEST_REQUEST || type == FixMsgTypes.RESEND_REQUEST
-            || type == FixMsgTypes.REJECT || type == FixMsgTypes.SEQUENCE_RESET || type == FixMsgTypes.LOGOUT
-            || type == FixMsgTypes.LOGON;
-    }
-
-    /** decoder2 holds the stored message: the same body again with PossDupFlag=Y and OrigSendingTime. */
-    private void resendOne(final FixSession s, final int length) {
-        final FixEncoder e = scratchEncoder.start(0, decoder2.msgType());
-        e.addAscii(FixTags.SENDER_COMP_ID, compId);
-        e.addAscii(FixTags.TARGET_COMP_ID, s.senderCompId);
-        e.addLong(FixTags.MSG_SEQ_NUM, decoder2.msgSeqNum());
-        e.addBoolean(FixTags.POSS_DUP_FLAG, true);
-        e.addUtcTimestamp(FixTags.SENDING_TIME, System.currentTimeMillis());
-        e.addBytes(FixTags.ORIG_SENDING_TIME, decoder2.buffer(), decoder2.valueOffset(FixTags.SENDING_TIME),
-            decoder2.valueLength(FixTags.SENDING_TIME));
-        for (int i = 0; i < decoder2.fieldCount(); i++) {
-            final int tag = decoder2.tagAt(i);
-            if (tag == FixTags.BEGIN_STRING || tag == FixTags.BODY_LENGTH || tag == FixTags.MSG_TYPE || tag == FixTags.SENDER_COMP_ID
-                || tag == FixTags.TARGET_COMP_ID || tag == FixTags.MSG_SEQ_NUM || tag == FixTags.SENDING_TIME
-                || tag == FixTags.CHECK_SUM || tag == FixTags.POSS_DUP_FLAG || tag == FixTags.ORIG_SENDING_TIME) {
-                continue;
-            }
-            e.addBytes(tag, decoder2.buffer(), decoder2.valueOffset(tag), decoder2.valueLength(tag));
-        }
-        final int total = e.finish();
-        outbox.write(s.connection, scratch, e.messageOffset(), total);
-    }
-
-    private void gapFill(final FixSession s, final long seq, final long newSeqNo) {
-        final FixEncoder e = scratchEncoder.start(0, FixMsgTypes.SEQUENCE_RESET);
-        e.addAscii(FixTags.SENDER_COMP_ID, compId);
-        e.addAscii(FixTags.TARGET_COMP_ID, s.senderCompId);
-        e.addLong(FixTags.MSG_SEQ_NUM, seq);
-        e.addBoolean(FixTags.POSS_DUP_FLAG, true);
-        e.addUtcTimestamp(FixTags.SENDING_TIME, System.currentTimeMillis());
-        e.addBoolean(FixTags.GAP_FILL_FLAG, true);
-        e.addLong(FixTags.NEW_SEQ_NO, newSeqNo);
-        final int total = e.finish();
-        outbox.write(s.connection, scratch, e.messageOffset(), total);
+    /** Answers a ResendRequest from the store, streamed ({@link OutboundFlow}): any size, never all queued at once. */
+    private void resend(final Connection c, final FixSession s) {
+        flow.resend(c, s, decoder.longValue(FixTags.BEGIN_SEQ_NO), decoder.longValue(FixTags.END_SEQ_NO));
     }
 
     private void sessionReject(final FixSession s, final long refSeq, final int refTag, final int refMsgType, final int reason,
@@ -893,25 +853,17 @@ public final class Gateway implements AutoCloseable {
                 lastIndex = index;
                 final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
                 if (status != DecodeStatus.OK) {
-                    log.log("events excerpt " + Long.toHexString(index) + " cannot be read (" + status + "); skipped");
+                    eventFailed(index, "it cannot be read (" + status + ")");
                     continue;
                 }
-                FixSession direct = null;
-                if (header.hops.gatewayId == gatewayId && header.hops.sessionId != 0) {
-                    direct = sessionsByAccount.get(header.hops.sessionId);
+                outbox.beginEvent(index);
+                try {
+                    answer(index);
+                    outbox.endEvent();
+                } catch (final RuntimeException e) {
+                    final int stored = outbox.abandonEvent();
+                    eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
                 }
-                Command req = null;
-                final CommandType type = result.commandType;
-                if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
-                    req = readCommand(header.commandIndex);
-                    if (req == null) {
-                        log.log("command " + Long.toHexString(header.commandIndex) + " answered by event " + Long.toHexString(index)
-                            + " cannot be read back from the journal; its answer is not sent");
-                        direct = null;
-                    }
-                }
-                reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
-                    header.hops.engineAppendNanos);
             }
             if (outbox.batchLength() > BATCH_BYTES) {
                 break;
@@ -921,6 +873,39 @@ public final class Gateway implements AutoCloseable {
             outbox.commit(lastIndex);
         }
         return n;
+    }
+
+    /** Builds the messages of the event just read (in header and result). */
+    private void answer(final long index) {
+        FixSession direct = null;
+        if (header.hops.gatewayId == gatewayId && header.hops.sessionId != 0) {
+            direct = sessionsByAccount.get(header.hops.sessionId);
+        }
+        Command req = null;
+        final CommandType type = result.commandType;
+        if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
+            req = readCommand(header.commandIndex);
+            if (req == null) {
+                eventFailed(index, "command " + Long.toHexString(header.commandIndex)
+                    + " cannot be read back from the journal; the answer to session " + direct.name + " is not sent");
+                direct = null;
+            }
+        }
+        reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
+            header.hops.engineAppendNanos);
+    }
+
+    /**
+     * An event this gateway cannot answer (in full): said in the log, counted in the status line
+     * and in gateways/N/failed-events for a monitor, and passed over; everything else goes on.
+     */
+    private void eventFailed(final long index, final String why) {
+        eventsFailed++;
+        lastFailedEvent = index;
+        final boolean first = failedEvents.record(index, System.currentTimeMillis(), why);
+        log.log("events excerpt " + Long.toHexString(index) + " could not be answered: " + why + "; passed over, the gateway goes on ("
+            + failedEvents.count() + " failed events recorded in failed-events" + (first ? "" : ", this one already before a restart")
+            + ")");
     }
 
     private Command readCommand(final long index) {
@@ -937,37 +922,52 @@ public final class Gateway implements AutoCloseable {
 
     // ------------------------------------------------------------------ timers, connections
 
+    /** One connection's timers: write stall, close after Logout, logon timeout, heartbeats. */
+    private void connectionTimers(final Connection c, final long now) {
+        if (c.stalledSinceNanos != 0 && now - c.stalledSinceNanos > config.writeStallSeconds() * SECOND) {
+            slowConsumers++;
+            drop(c, "slow consumer: took none of our output for " + config.writeStallSeconds() + " s (" + c.pending.position()
+                + " bytes waiting" + (c.backlog ? ", more in the store" : "") + "); it gets the rest by resend when it logs on again");
+            return;
+        }
+        if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
+            close(c, "closed after Logout");
+            return;
+        }
+        final FixSession s = c.session;
+        if (s == null) {
+            if (now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
+                drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");
+            }
+            return;
+        }
+        if (s.heartbeatNanos == 0 || s.logoutSent) {
+            return;
+        }
+        if (now - s.lastSentNanos >= s.heartbeatNanos) {
+            outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
+            outbox.end(0, 0);
+            outbox.commit(-1);
+        }
+        final long silent = now - s.lastReceivedNanos;
+        if (s.testRequestSentNanos == 0 && silent > s.heartbeatNanos + s.heartbeatNanos / 5) {
+            s.testRequestSentNanos = now;
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.TEST_REQUEST, System.currentTimeMillis());
+            e.addLong(FixTags.TEST_REQ_ID, now / 1_000_000L);
+            outbox.end(0, 0);
+            outbox.commit(-1);
+        } else if (s.testRequestSentNanos != 0 && now - s.testRequestSentNanos > s.heartbeatNanos) {
+            drop(c, "no answer to a TestRequest within " + s.heartbeatNanos / SECOND + " s");
+        }
+    }
+
     private void timers(final long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
             final Connection c = connections.get(i);
-            if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
-                close(c, "closed after Logout");
-                continue;
-            }
-            final FixSession s = c.session;
-            if (s == null) {
-                if (now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
-                    drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");
-                }
-                continue;
-            }
-            if (s.heartbeatNanos == 0 || s.logoutSent) {
-                continue;
-            }
-            if (now - s.lastSentNanos >= s.heartbeatNanos) {
-                outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
-                outbox.end(0, 0);
-                outbox.commit(-1);
-            }
-            final long silent = now - s.lastReceivedNanos;
-            if (s.testRequestSentNanos == 0 && silent > s.heartbeatNanos + s.heartbeatNanos / 5) {
-                s.testRequestSentNanos = now;
-                final FixEncoder e = outbox.begin(s, FixMsgTypes.TEST_REQUEST, System.currentTimeMillis());
-                e.addLong(FixTags.TEST_REQ_ID, now / 1_000_000L);
-                outbox.end(0, 0);
-                outbox.commit(-1);
-            } else if (s.testRequestSentNanos != 0 && now - s.testRequestSentNanos > s.heartbeatNanos) {
-                drop(c, "no answer to a TestRequest within " + s.heartbeatNanos / SECOND + " s");
+            try {
+                connectionTimers(c, now);
+            } catch (final RuntimeException e) {
+                sessionError(c, e);
             }
         }
         if (now >= nextScanFromNanos) {
@@ -1038,9 +1038,11 @@ public final class Gateway implements AutoCloseable {
         }
         return String.format(java.util.Locale.ROOT,
             "%d/%d sessions logged on, %d connections; %d messages in, %d commands journalled, %d events read, %d messages sent live;"
-                + " rejects: %d session, %d business; %d connections dropped (%d slow consumers)",
+                + " rejects: %d session, %d business; %d connections dropped (%d slow consumers, %d session errors);"
+                + " %d times behind; %d events failed (last %s)",
             loggedOn, sessions.size(), connections.size(), messagesIn, commandsAppended, eventsRead, outbox.sentLive,
-            sessionRejects, businessRejects, connectionsDropped, outbox.slowConsumers);
+            sessionRejects, businessRejects, connectionsDropped, slowConsumers, sessionErrors, flow.fellBehind,
+            eventsFailed, lastFailedEvent < 0 ? "none" : Long.toHexString(lastFailedEvent));
     }
 
     /** Return-path latency percentiles so far, in microseconds. */
@@ -1085,6 +1087,7 @@ public final class Gateway implements AutoCloseable {
         for (final FixSession s : sessions) {
             s.sent.close();
         }
+        failedEvents.close();
         commandsQueue.close();
         eventsQueue.close();
         state.close();
