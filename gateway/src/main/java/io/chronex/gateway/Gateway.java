@@ -106,6 +106,8 @@ public final class Gateway implements AutoCloseable {
     private long nextTimerNanos;
     private long nextScanFromNanos;
     private int work;
+    /** The connection whose timers are being run, so an error there drops only it. */
+    private Connection timersAt;
 
     // counters for the status line
     long messagesIn;
@@ -268,8 +270,16 @@ public final class Gateway implements AutoCloseable {
         work += pollEvents(256);
         final long now = System.nanoTime();
         if (now >= nextTimerNanos) {
-            timers(now);
             nextTimerNanos = now + 10_000_000L;
+            try {
+                timers(now);
+            } catch (final RuntimeException e) {
+                if (timersAt == null) {
+                    throw e;
+                }
+                sessionError(timersAt, e);
+                timersAt = null;
+            }
         }
         flushAll();
         return work;
@@ -922,54 +932,48 @@ public final class Gateway implements AutoCloseable {
 
     // ------------------------------------------------------------------ timers, connections
 
-    /** One connection's timers: write stall, close after Logout, logon timeout, heartbeats. */
-    private void connectionTimers(final Connection c, final long now) {
-        if (c.stalledSinceNanos != 0 && now - c.stalledSinceNanos > config.writeStallSeconds() * SECOND) {
-            slowConsumers++;
-            drop(c, "slow consumer: took none of our output for " + config.writeStallSeconds() + " s (" + c.pending.position()
-                + " bytes waiting" + (c.backlog ? ", more in the store" : "") + "); it gets the rest by resend when it logs on again");
-            return;
-        }
-        if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
-            close(c, "closed after Logout");
-            return;
-        }
-        final FixSession s = c.session;
-        if (s == null) {
-            if (now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
-                drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");
-            }
-            return;
-        }
-        if (s.heartbeatNanos == 0 || s.logoutSent) {
-            return;
-        }
-        if (now - s.lastSentNanos >= s.heartbeatNanos) {
-            outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
-            outbox.end(0, 0);
-            outbox.commit(-1);
-        }
-        final long silent = now - s.lastReceivedNanos;
-        if (s.testRequestSentNanos == 0 && silent > s.heartbeatNanos + s.heartbeatNanos / 5) {
-            s.testRequestSentNanos = now;
-            final FixEncoder e = outbox.begin(s, FixMsgTypes.TEST_REQUEST, System.currentTimeMillis());
-            e.addLong(FixTags.TEST_REQ_ID, now / 1_000_000L);
-            outbox.end(0, 0);
-            outbox.commit(-1);
-        } else if (s.testRequestSentNanos != 0 && now - s.testRequestSentNanos > s.heartbeatNanos) {
-            drop(c, "no answer to a TestRequest within " + s.heartbeatNanos / SECOND + " s");
-        }
-    }
-
     private void timers(final long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
             final Connection c = connections.get(i);
-            try {
-                connectionTimers(c, now);
-            } catch (final RuntimeException e) {
-                sessionError(c, e);
+            // Named for doWork's guard: an error here drops this connection, the rest get their timers next pass.
+            timersAt = c;
+            if (c.stalledSinceNanos != 0 && now - c.stalledSinceNanos > config.writeStallSeconds() * SECOND) {
+                slowConsumers++;
+                drop(c, "slow consumer: took none of our output for " + config.writeStallSeconds() + " s (" + c.pending.position()
+                    + " bytes waiting" + (c.backlog ? ", more in the store" : "") + "); it gets the rest by resend when it logs on again");
+                continue;
+            }
+            if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
+                close(c, "closed after Logout");
+                continue;
+            }
+            final FixSession s = c.session;
+            if (s == null) {
+                if (now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
+                    drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");
+                }
+                continue;
+            }
+            if (s.heartbeatNanos == 0 || s.logoutSent) {
+                continue;
+            }
+            if (now - s.lastSentNanos >= s.heartbeatNanos) {
+                outbox.begin(s, FixMsgTypes.HEARTBEAT, System.currentTimeMillis());
+                outbox.end(0, 0);
+                outbox.commit(-1);
+            }
+            final long silent = now - s.lastReceivedNanos;
+            if (s.testRequestSentNanos == 0 && silent > s.heartbeatNanos + s.heartbeatNanos / 5) {
+                s.testRequestSentNanos = now;
+                final FixEncoder e = outbox.begin(s, FixMsgTypes.TEST_REQUEST, System.currentTimeMillis());
+                e.addLong(FixTags.TEST_REQ_ID, now / 1_000_000L);
+                outbox.end(0, 0);
+                outbox.commit(-1);
+            } else if (s.testRequestSentNanos != 0 && now - s.testRequestSentNanos > s.heartbeatNanos) {
+                drop(c, "no answer to a TestRequest within " + s.heartbeatNanos / SECOND + " s");
             }
         }
+        timersAt = null;
         if (now >= nextScanFromNanos) {
             nextScanFromNanos = now + SECOND;
             if (lastAppendIndex >= 0) {
