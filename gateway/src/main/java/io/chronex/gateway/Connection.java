@@ -10,8 +10,8 @@ import java.nio.channels.SocketChannel;
 /**
  * One TCP connection and its buffers. Connections are pooled and reused, so thousands of connects
  * and disconnects leave memory flat. Output that the socket does not take at once waits in
- * {@link #pending}; a client that lets it fill up is cut off (it gets everything again through a
- * resend when it logs back on).
+ * {@link #pending}; once that is full the session's further output waits in the outbound store
+ * ({@link OutboundFlow}) and a client that takes nothing for long is cut off by the write-stall timer.
  */
 final class Connection {
     final ByteBuffer in;
@@ -27,6 +27,10 @@ final class Connection {
     long closeAtNanos;
     /** Set while output waits for the end of the gateway's loop pass (see {@link #flush}). */
     boolean dirty;
+    /** The session is owed output that waits in the outbound store (behind, or a resend): keep asking for OP_WRITE. */
+    boolean backlog;
+    /** When output started waiting with the socket taking none of it; 0 while it moves (the write-stall timer's clock). */
+    long stalledSinceNanos;
 
     Connection(final int inCapacity, final int pendingCapacity) {
         in = ByteBuffer.allocateDirect(inCapacity);
@@ -43,6 +47,8 @@ final class Connection {
         this.open = true;
         this.closeAtNanos = 0;
         this.dirty = false;
+        this.backlog = false;
+        this.stalledSinceNanos = 0;
         in.clear();
         pending.clear();
     }
@@ -65,18 +71,30 @@ final class Connection {
     boolean flush() throws IOException {
         dirty = false;
         if (pending.position() == 0) {
+            stalledSinceNanos = 0;
+            interest();
             return true;
         }
         pending.flip();
-        channel.write(pending);
+        final int written = channel.write(pending);
         pending.compact();
         if (pending.position() == 0) {
-            if (key.interestOps() != SelectionKey.OP_READ) {
-                key.interestOps(SelectionKey.OP_READ);
-            }
+            stalledSinceNanos = 0;
+            interest();
             return true;
         }
-        key.interestOps(SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+        if (written > 0 || stalledSinceNanos == 0) {
+            // The clock runs only while the socket takes nothing at all.
+            stalledSinceNanos = System.nanoTime();
+        }
+        interest();
         return false;
+    }
+
+    private void interest() {
+        final int ops = pending.position() == 0 && !backlog ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE;
+        if (key.interestOps() != ops) {
+            key.interestOps(ops);
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
+import io.chronex.gateway.session.FailedEventsFile;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
@@ -30,6 +31,7 @@ final class EventsToReports {
     private final Outbox outbox;
     private final ClOrdIdTable clOrdIds;
     private final ReceivedOrderIds received;
+    private final FailedEventsFile failedEvents;
     private final Gateway.Log log;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
@@ -37,10 +39,13 @@ final class EventsToReports {
     private final Hops requestHops = new Hops();
 
     long eventsRead;
+    long eventsFailed;
+    long lastFailedEvent = -1;
 
     EventsToReports(final int gatewayId, final ExcerptTailer events, final ExcerptTailer commandReader,
                     final Long2ObjectHashMap<FixSession> sessionsByAccount, final ExecutionReports reports, final Outbox outbox,
-                    final ClOrdIdTable clOrdIds, final ReceivedOrderIds received, final Gateway.Log log) {
+                    final ClOrdIdTable clOrdIds, final ReceivedOrderIds received, final FailedEventsFile failedEvents,
+                    final Gateway.Log log) {
         this.gatewayId = gatewayId;
         this.events = events;
         this.commandReader = commandReader;
@@ -49,6 +54,7 @@ final class EventsToReports {
         this.outbox = outbox;
         this.clOrdIds = clOrdIds;
         this.received = received;
+        this.failedEvents = failedEvents;
         this.log = log;
     }
 
@@ -72,27 +78,17 @@ final class EventsToReports {
                 lastIndex = index;
                 final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
                 if (status != DecodeStatus.OK) {
-                    log.log("events excerpt " + Long.toHexString(index) + " cannot be read (" + status + "); skipped");
+                    eventFailed(index, "it cannot be read (" + status + ")");
                     continue;
                 }
-                FixSession direct = null;
-                if (header.hops.gatewayId == gatewayId && header.hops.sessionId != 0) {
-                    direct = sessionsByAccount.get(header.hops.sessionId);
+                outbox.beginEvent(index);
+                try {
+                    answer(index);
+                    outbox.endEvent();
+                } catch (final RuntimeException e) {
+                    final int stored = outbox.abandonEvent();
+                    eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
                 }
-                Command req = null;
-                final CommandType type = result.commandType;
-                if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
-                    req = readCommand(header.commandIndex);
-                    if (req == null) {
-                        log.log("command " + Long.toHexString(header.commandIndex) + " answered by event " + Long.toHexString(index)
-                            + " cannot be read back from the journal; its answer is not sent");
-                        direct = null;
-                    }
-                }
-                // Orders journalled before a restart and answered after it count as received too.
-                Recovery.rememberNewOrder(result, sessionsByAccount, received);
-                reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
-                    header.hops.engineAppendNanos);
             }
             if (outbox.batchLength() > BATCH_BYTES) {
                 break;
@@ -104,6 +100,41 @@ final class EventsToReports {
             clOrdIds.releaseStored();
         }
         return n;
+    }
+
+    /** Builds the messages of the event just read (in header and result). */
+    private void answer(final long index) {
+        FixSession direct = null;
+        if (header.hops.gatewayId == gatewayId && header.hops.sessionId != 0) {
+            direct = sessionsByAccount.get(header.hops.sessionId);
+        }
+        Command req = null;
+        final CommandType type = result.commandType;
+        if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
+            req = readCommand(header.commandIndex);
+            if (req == null) {
+                eventFailed(index, "command " + Long.toHexString(header.commandIndex)
+                    + " cannot be read back from the journal; the answer to session " + direct.name + " is not sent");
+                direct = null;
+            }
+        }
+        // Orders journalled before a restart and answered after it count as received too.
+        Recovery.rememberNewOrder(result, sessionsByAccount, received);
+        reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
+            header.hops.engineAppendNanos);
+    }
+
+    /**
+     * An event this gateway cannot answer (in full): said in the log, counted in the status line
+     * and in gateways/N/failed-events for a monitor, and passed over; everything else goes on.
+     */
+    private void eventFailed(final long index, final String why) {
+        eventsFailed++;
+        lastFailedEvent = index;
+        final boolean first = failedEvents.record(index, System.currentTimeMillis(), why);
+        log.log("events excerpt " + Long.toHexString(index) + " could not be answered: " + why + "; passed over, the gateway goes on ("
+            + failedEvents.count() + " failed events recorded in failed-events" + (first ? "" : ", this one already before a restart")
+            + ")");
     }
 
     private Command readCommand(final long index) {

@@ -59,6 +59,17 @@ final class FixSession {
     /** The MsgSeqNum that revealed a gap we asked to be resent; no second ResendRequest until it is reached. */
     long resendAskedThrough;
 
+    /** Output flow ({@link OutboundFlow}): the MsgSeqNum of the next new message to go on the wire; below nextOutbound: behind. */
+    int nextToWrite = 1;
+    /** A resend in progress: resendNext..resendEnd still to go (none when resendNext is past resendEnd). */
+    long resendBegin;
+    long resendNext = 1;
+    long resendEnd;
+    /** The first of a run of session messages a resend turns into one gap fill (0: none pending). */
+    long gapFrom;
+    /** Messages resent so far by the resend in progress (for its log line). */
+    long resent;
+
     long throttleWindow;
     int throttleCount;
 

@@ -33,7 +33,7 @@ final class Framer implements AutoCloseable {
     }
 
     private static final long SECOND = 1_000_000_000L;
-    /** Output a client may leave unread before it is cut off as a slow consumer. */
+    /** Output queued per connection; beyond it a session's output waits in the outbound store ({@link OutboundFlow}). */
     private static final int PENDING_BYTES = 1 << 20;
 
     private final GatewayConfig config;
@@ -46,6 +46,7 @@ final class Framer implements AutoCloseable {
     private final Consumer<SelectionKey> onKey = this::onKey;
     private final PendingLogons<Connection> pendingLogons;
     private Handler handler;
+    private OutboundFlow flow;
     private int work;
 
     /** When the message being handled was read: System.nanoTime and wall-clock epoch nanoseconds. */
@@ -54,6 +55,8 @@ final class Framer implements AutoCloseable {
 
     long connectionsAccepted;
     long connectionsDropped;
+    long slowConsumers;
+    long sessionErrors;
 
     Framer(final GatewayConfig config, final Gateway.Log log) throws IOException {
         this.config = config;
@@ -76,8 +79,10 @@ final class Framer implements AutoCloseable {
         return config.maxMessageLength() * 2;
     }
 
-    void handler(final Handler handler) {
+    /** What the framer drives: set once, before {@link #listen}. */
+    void wire(final Handler handler, final OutboundFlow flow) {
         this.handler = handler;
+        this.flow = flow;
     }
 
     /** The port actually bound (useful with port 0). */
@@ -109,12 +114,14 @@ final class Framer implements AutoCloseable {
                 continue;
             }
             try {
-                c.flush();
-                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                flow.drain(c);
+                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
                     close(c, null);
                 }
             } catch (final IOException e) {
                 drop(c, "write failed: " + e.getMessage());
+            } catch (final RuntimeException e) {
+                connectionError(c, e);
             }
         }
         dirty.clear();
@@ -132,17 +139,40 @@ final class Framer implements AutoCloseable {
         final Connection c = (Connection) key.attachment();
         try {
             if (key.isWritable()) {
-                c.flush();
-                if (c.closeAtNanos != 0 && c.pending.position() == 0) {
+                flow.drain(c);
+                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
                     close(c, null);
                     return;
                 }
             }
-            if (key.isReadable()) {
+            if (c.open && key.isReadable()) {
                 read(c);
             }
         } catch (final IOException e) {
             drop(c, e.getMessage());
+        } catch (final RuntimeException e) {
+            connectionError(c, e);
+        }
+    }
+
+    /**
+     * Something went wrong with one connection's work (a bug, a damaged store entry): that
+     * connection is dropped with the reason in the log, and every other session goes on. The
+     * session gets what it missed by resend when it logs on again.
+     */
+    void connectionError(final Connection c, final RuntimeException e) {
+        sessionErrors++;
+        final StringBuilder where = new StringBuilder();
+        final StackTraceElement[] trace = e.getStackTrace();
+        for (int i = 0; i < Math.min(4, trace.length); i++) {
+            where.append(i == 0 ? " at " : " < ").append(trace[i]);
+        }
+        log.log((c.session != null ? "session " + c.session.name : "connection " + c.remote) + ": error, connection dropped: " + e
+            + where);
+        try {
+            drop(c, "error: " + e);
+        } catch (final RuntimeException again) {
+            log.log("dropping " + c.remote + " failed too: " + again);
         }
     }
 
@@ -225,11 +255,15 @@ final class Framer implements AutoCloseable {
         pendingLogons.remove(c);
     }
 
-    /** Connection deadlines: a Logout nobody answered, a connection that never logged on. */
+    /** Connection deadlines: a socket that takes none of our output, a Logout nobody answered, a connection that never logged on. */
     void onTimer(final long now) {
         for (int i = connections.size() - 1; i >= 0; i--) {
             final Connection c = connections.get(i);
-            if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
+            if (c.stalledSinceNanos != 0 && now - c.stalledSinceNanos > config.writeStallSeconds() * SECOND) {
+                slowConsumers++;
+                drop(c, "slow consumer: took none of our output for " + config.writeStallSeconds() + " s (" + c.pending.position()
+                    + " bytes waiting" + (c.backlog ? ", more in the store" : "") + "); it gets the rest by resend when it logs on again");
+            } else if (c.closeAtNanos != 0 && now >= c.closeAtNanos) {
                 close(c, "closed after Logout");
             } else if (c.session == null && now - c.connectedNanos > config.logonTimeoutSeconds() * SECOND) {
                 drop(c, "no Logon within " + config.logonTimeoutSeconds() + " s");

@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.session.FailedEventsFile;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
@@ -45,6 +46,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final SessionStateFile state;
     private final ClOrdIdTable clOrdIds;
     private final Outbox outbox;
+    private final OutboundFlow flow;
+    private final FailedEventsFile failedEvents;
     private final Framer framer;
     private final OutboxSessionProxy proxy;
     private final CommandJournal journal;
@@ -77,22 +80,23 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         final ExcerptTailer events = eventsQueue.createTailer();
         this.store = new OutboundStore(data.gatewayOutbound(gatewayId));
         this.framer = new Framer(config, log);
-        this.outbox = new Outbox(framer, store, config.compId(), config.maxMessageLength());
+        this.failedEvents = new FailedEventsFile(data.gatewayDir(gatewayId).resolve("failed-events"));
+        this.flow = new OutboundFlow(framer, store, config.compId(), config.maxMessageLength(), log);
+        this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength());
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
-        log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received)
-            .run());
-        final Resender resender = new Resender(store, outbox, config.compId(), config.maxMessageLength(), log);
-        this.proxy = new OutboxSessionProxy(outbox, store, resender, framer, config.compId(), log);
+        log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received,
+            outbox, log).run());
+        this.proxy = new OutboxSessionProxy(outbox, store, flow, framer, config.compId(), log);
         this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, received,
             log);
         this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds,
-            received, log);
+            received, failedEvents, log);
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
         }
         cancelWhatTheDeadGatewayLeftConnected();
-        framer.handler(this);
+        framer.wire(this, flow);
         framer.listen(port);
     }
 
@@ -125,7 +129,16 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             nextTimerNanos = now + TIMER_NANOS;
             framer.onTimer(now);
             for (int i = 0; i < sessions.size(); i++) {
-                sessions.get(i).onTimer(now);
+                final FixSession s = sessions.get(i);
+                try {
+                    s.onTimer(now);
+                } catch (final RuntimeException e) {
+                    // One session's failure costs that session its connection, never the others theirs.
+                    if (s.connection == null) {
+                        throw e;
+                    }
+                    framer.connectionError(s.connection, e);
+                }
             }
             journal.checkpoint(now);
         }
@@ -180,10 +193,12 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
         return String.format(java.util.Locale.ROOT,
             "%d/%d sessions logged on, %d connections; %d messages in, %d commands journalled, %d events read, %d messages sent live;"
-                + " rejects: %d session, %d business; %d connections dropped (%d slow consumers)",
+                + " rejects: %d session, %d business; %d connections dropped (%d slow consumers, %d session errors);"
+                + " %d times behind; %d events failed (last %s)",
             loggedOn, sessions.size(), framer.connectionCount(), messagesIn, journal.commandsAppended, eventsToReports.eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
-            outbox.slowConsumers);
+            framer.slowConsumers, framer.sessionErrors, flow.fellBehind, eventsToReports.eventsFailed,
+            eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent));
     }
 
     /** Return-path latency percentiles so far, in microseconds. */
@@ -222,6 +237,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (final FixSession s : sessions) {
             s.sent.close();
         }
+        failedEvents.close();
         commandsQueue.close();
         eventsQueue.close();
         state.close();

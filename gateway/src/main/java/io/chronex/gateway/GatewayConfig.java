@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
-                            int throttlePerSecond, List<Session> sessions) {
+                            int throttlePerSecond, List<Session> sessions, int writeStallSeconds) {
 
     /** A tradable symbol as the gateway sees it: its FIX name and how a decimal price becomes ticks. */
     public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize) {
@@ -47,7 +47,8 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final ConfigYaml yaml = new ConfigYaml(file);
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
-            "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions"));
+            "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
+            "writeStallSeconds"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -79,6 +80,8 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final int perAddress = (int) bounded(yaml, top, "maxUnauthenticatedPerAddress", 8, 1, 100_000);
         final int logonTimeout = (int) bounded(yaml, top, "logonTimeoutSeconds", 10, 1, 3600);
         final int throttle = (int) bounded(yaml, top, "throttlePerSecond", 0, 0, 100_000_000);
+        // A client whose socket takes none of our output for this long is cut (it gets the rest by resend).
+        final int writeStall = (int) bounded(yaml, top, "writeStallSeconds", 30, 1, 3600);
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -115,7 +118,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
-            perAddress, logonTimeout, throttle, List.copyOf(sessions));
+            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall);
     }
 
     private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,

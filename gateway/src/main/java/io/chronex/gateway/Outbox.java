@@ -11,12 +11,25 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Where every outgoing FIX message is built, stored and sent. Messages are built into one batch;
- * {@link #commit} appends the batch to the {@link OutboundStore} as one excerpt (all of one event's
- * messages together) and only then writes each to its client, if connected. A message is therefore
+ * {@link #commit} appends the batch to the {@link OutboundStore} as one excerpt and only then
+ * hands each message to {@link OutboundFlow} for its client, if connected. A message is therefore
  * never on the wire without being stored, and a client that is away gets it by resend.
+ *
+ * <p>Messages of events are built between {@link #beginEvent} and {@link #endEvent}. An event may
+ * produce any number of them: when the batch grows past {@link #PART_BYTES} (or its entry table is
+ * full) in the middle of an event, what is built so far is stored as a part that names the event
+ * and how many of its messages are stored, and the event goes on. After a crash between parts the
+ * gateway builds that event again and {@link #resumeInside skips} the messages already stored.
  */
 final class Outbox {
     private static final int MAX_BATCH_ENTRIES = 1 << 16;
+    /** A batch this big in the middle of an event is stored as a part; Chronicle excerpts stay small whatever one event produces. */
+    static final int PART_BYTES = 256 << 10;
+    /**
+     * Fault injection for the crash tests only: with -Dchronex.gateway.haltAfterParts=N the process
+     * halts (as kill -9 would end it) right after storing its N-th part, before sending any of it.
+     */
+    private static final int HALT_AFTER_PARTS = Integer.getInteger("chronex.gateway.haltAfterParts", 0);
     /** Headroom past an entry header for the encoder's reserved prefix (32 bytes) and the CheckSum trailer, with margin. */
     private static final int SPARE_BYTES = 64;
 
@@ -49,11 +62,26 @@ final class Outbox {
     final Histogram eventsReadToWire = new Histogram(3_600_000_000_000L, 3);
     long eventsReadNanos;
     long sentLive;
-    long slowConsumers;
     private final Framer framer;
+    private final OutboundFlow flow;
 
-    Outbox(final Framer framer, final OutboundStore store, final String compId, final int maxMessageLength) {
+    /** The event whose messages are being built (-1: none), and where its messages not yet stored start in the batch. */
+    private long eventIndex = -1;
+    private int eventFirstEntry;
+    private int eventFirstByte;
+    /** Messages of that event so far, stored in earlier parts or skipped included. */
+    private int eventMessages;
+    /** After a crash between parts: that event's first messages are already stored, so building it again skips them. */
+    private long skipEvent = Long.MIN_VALUE;
+    private int skipMessages;
+    private int skipping;
+    /** The store's last event-tagged excerpt is a part: the next commit for an event must close it, even with nothing in it. */
+    private boolean partOpen;
+    private int partsStored;
+
+    Outbox(final Framer framer, final OutboundStore store, final OutboundFlow flow, final String compId, final int maxMessageLength) {
         this.framer = framer;
+        this.flow = flow;
         this.store = store;
         this.compId = compId.getBytes(StandardCharsets.US_ASCII);
         this.maxMessageLength = maxMessageLength;
@@ -68,6 +96,9 @@ final class Outbox {
      * MsgSeqNum, SendingTime); the caller adds the body and calls {@link #end}.
      */
     FixEncoder begin(final FixSession session, final int msgType, final long nowMillis) {
+        if (eventIndex >= 0 && (batchLength > PART_BYTES || entries == MAX_BATCH_ENTRIES)) {
+            commitPart();
+        }
         if (batchLength + OutboundStore.ENTRY_HEADER + SPARE_BYTES + 4 * maxMessageLength > batchBytes.length) {
             grow();
         }
@@ -84,6 +115,14 @@ final class Outbox {
 
     /** Ends the message begun last; it goes out at the next {@link #commit}. Hop times are 0 for messages not caused by a command. */
     void end(final long commandReadNanos, final long engineAppendNanos) {
+        if (eventIndex >= 0) {
+            eventMessages++;
+            if (skipping > 0) {
+                // Stored before a crash (same event, same order): built again only to keep the event's numbering.
+                skipping--;
+                return;
+            }
+        }
         final int length = encoder.finish();
         final int offset = encoder.messageOffset();
         final int at = entryStart + OutboundStore.ENTRY_HEADER;
@@ -95,7 +134,8 @@ final class Outbox {
         batch.putInt(entryStart + OutboundStore.ENTRY_MSG_TYPE_OFFSET, currentMsgType);
         batch.putInt(entryStart + OutboundStore.ENTRY_LENGTH_OFFSET, length);
         if (entries == MAX_BATCH_ENTRIES) {
-            throw new IllegalStateException("more than " + MAX_BATCH_ENTRIES + " messages from one event");
+            // Only outside an event (begin stores a part first inside one); nothing outside an event builds that many.
+            throw new IllegalStateException("more than " + MAX_BATCH_ENTRIES + " messages in one batch outside an event");
         }
         entrySession[entries] = current;
         entryOffset[entries] = at;
@@ -108,13 +148,53 @@ final class Outbox {
         batchLength = at + length;
     }
 
-    boolean isEmpty() {
-        return entries == 0;
-    }
-
     /** Bytes in the batch so far. */
     int batchLength() {
         return batchLength;
+    }
+
+    /** After recovery: the store holds the first messages of this event (a crash between its parts). */
+    void resumeInside(final long eventsIndex, final int storedMessages) {
+        skipEvent = eventsIndex;
+        skipMessages = storedMessages;
+        partOpen = true;
+    }
+
+    /** The messages built from here on answer this event. */
+    void beginEvent(final long eventsIndex) {
+        eventIndex = eventsIndex;
+        eventFirstEntry = entries;
+        eventFirstByte = batchLength;
+        eventMessages = 0;
+        skipping = 0;
+        if (eventsIndex == skipEvent) {
+            skipping = skipMessages;
+            skipEvent = Long.MIN_VALUE;
+        }
+    }
+
+    /** The event is fully built; its messages are stored at the next {@link #commit}. */
+    void endEvent() {
+        eventIndex = -1;
+    }
+
+    /**
+     * The event failed while being built: its messages not yet stored are forgotten (and their
+     * sequence numbers given back); parts already stored stay, and the next commit closes them.
+     *
+     * @return how many of its messages were already stored
+     */
+    int abandonEvent() {
+        for (int i = entries - 1; i >= eventFirstEntry; i--) {
+            entrySession[i].nextOutbound--;
+            entrySession[i] = null;
+        }
+        final int stored = eventMessages - (entries - eventFirstEntry) + skipping;
+        entries = eventFirstEntry;
+        batchLength = eventFirstByte;
+        eventIndex = -1;
+        skipping = 0;
+        return stored;
     }
 
     /**
@@ -123,16 +203,39 @@ final class Outbox {
      * stored all or none, so a restart still resumes exactly after the last event answered.
      */
     void commit(final long eventsIndex) {
-        if (entries == 0) {
+        if (entries == 0 && !(partOpen && eventsIndex >= 0)) {
             return;
         }
         final long storeIndex = store.append(eventsIndex, batch, batchLength);
+        if (eventsIndex >= 0) {
+            partOpen = false;
+        }
+        distribute(storeIndex);
+    }
+
+    /** Stores what is built so far of an event that goes on (see the class comment). */
+    private void commitPart() {
+        // Stored of the event so far: what was skipped (stored before a crash, the rest of the skip included) and built since.
+        final long storeIndex = store.appendPart(eventIndex, batch, batchLength, eventMessages + skipping);
+        if (++partsStored == HALT_AFTER_PARTS) {
+            Runtime.getRuntime().halt(137);
+        }
+        distribute(storeIndex);
+        partOpen = true;
+        eventFirstEntry = 0;
+        eventFirstByte = 0;
+    }
+
+    /** The batch just stored at storeIndex: index each message for resends and offer it to its client. */
+    private void distribute(final long storeIndex) {
         for (int i = 0; i < entries; i++) {
             final FixSession session = entrySession[i];
-            session.sent.add(storeIndex);
+            final int entry = entryOffset[i] - OutboundStore.ENTRY_HEADER;
+            session.sent.add(storeIndex, OutboundStore.ENTRIES_OFFSET + entry);
             final Connection connection = session.connection;
             if (connection != null && connection.open) {
-                if (write(connection, entryOffset[i], entryLength[i])) {
+                batchView.limit(entryOffset[i] + entryLength[i]).position(entryOffset[i]);
+                if (flow.offer(connection, session, batch.getInt(entry + OutboundStore.ENTRY_SEQ_OFFSET), batchView)) {
                     final long now = System.nanoTime();
                     session.lastSentNanos = now;
                     sentLive++;
@@ -151,30 +254,18 @@ final class Outbox {
         batchLength = 0;
     }
 
-    /** Sends bytes that are not a new message (a resend); nothing is stored. */
-    boolean write(final Connection connection, final UnsafeBuffer buffer, final int offset, final int length) {
-        final ByteBuffer view = buffer.byteBuffer() != null ? buffer.byteBuffer().duplicate() : ByteBuffer.wrap(buffer.byteArray());
+    /** Sends bytes that are not a session's message (a refused Logon); nothing is stored. A connection that cannot take them is cut. */
+    void write(final Connection connection, final UnsafeBuffer buffer, final int offset, final int length) {
+        final ByteBuffer view = ByteBuffer.wrap(buffer.byteArray());
         view.limit(offset + length).position(offset);
-        return send(connection, view);
-    }
-
-    private boolean write(final Connection connection, final int offset, final int length) {
-        batchView.limit(offset + length).position(offset);
-        return send(connection, batchView);
-    }
-
-    private boolean send(final Connection connection, final ByteBuffer view) {
         if (!connection.send(view)) {
-            slowConsumers++;
-            framer.drop(connection, "slow consumer: more than " + connection.pending.capacity()
-                + " bytes waiting; it gets them by resend when it logs on again");
-            return false;
+            framer.drop(connection, "more than " + connection.pending.capacity() + " bytes waiting");
+            return;
         }
         if (!connection.dirty) {
             connection.dirty = true;
             framer.toFlush(connection);
         }
-        return true;
     }
 
     private void grow() {

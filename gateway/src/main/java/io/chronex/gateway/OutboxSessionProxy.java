@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The session layer's messages for real: built in the {@link Outbox} (so stored before they are
- * written, like every report), resends by the {@link Resender}, connections closed by the
+ * written, like every report), resends streamed by the {@link OutboundFlow}, connections closed by the
  * {@link Framer}.
  */
 final class OutboxSessionProxy implements SessionProxy {
@@ -20,7 +20,7 @@ final class OutboxSessionProxy implements SessionProxy {
 
     private final Outbox outbox;
     private final OutboundStore store;
-    private final Resender resender;
+    private final OutboundFlow flow;
     private final Framer framer;
     private final Gateway.Log log;
     private final byte[] compId;
@@ -31,11 +31,11 @@ final class OutboxSessionProxy implements SessionProxy {
     long sessionRejects;
     long businessRejects;
 
-    OutboxSessionProxy(final Outbox outbox, final OutboundStore store, final Resender resender, final Framer framer,
+    OutboxSessionProxy(final Outbox outbox, final OutboundStore store, final OutboundFlow flow, final Framer framer,
                        final String compId, final Gateway.Log log) {
         this.outbox = outbox;
         this.store = store;
-        this.resender = resender;
+        this.flow = flow;
         this.framer = framer;
         this.log = log;
         this.compId = compId.getBytes(StandardCharsets.US_ASCII);
@@ -47,6 +47,8 @@ final class OutboxSessionProxy implements SessionProxy {
             // Before the Logon (MsgSeqNum 1) is stored, so a restart rebuilds the numbering from here.
             store.markReset(s.account);
         }
+        // From here on the session's output goes to this connection, starting with the Logon answer.
+        flow.attach(s);
         final FixEncoder e = outbox.begin(s, FixMsgTypes.LOGON, System.currentTimeMillis());
         e.addLong(FixTags.ENCRYPT_METHOD, 0);
         e.addLong(FixTags.HEART_BT_INT, heartbeatSeconds);
@@ -141,7 +143,9 @@ final class OutboxSessionProxy implements SessionProxy {
 
     @Override
     public void resend(final FixSession s, final long beginSeqNo, final long endSeqNo) {
-        resender.resend(s, beginSeqNo, endSeqNo);
+        if (s.connection != null) {
+            flow.resend(s.connection, s, beginSeqNo, endSeqNo);
+        }
     }
 
     /** A Logout outside any session's sequence (MsgSeqNum 1, nothing stored), then the connection is closed. */

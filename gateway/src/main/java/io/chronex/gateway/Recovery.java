@@ -33,12 +33,15 @@ final class Recovery {
     private final ExcerptTailer commandReader;
     private final ExecutionReports reports;
     private final ReceivedOrderIds received;
+    private final Outbox outbox;
+    private final Gateway.Log log;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
     Recovery(final int gatewayId, final List<FixSession> sessions, final Long2ObjectHashMap<FixSession> sessionsByAccount,
              final OutboundStore store, final SessionStateFile state, final SingleChronicleQueue eventsQueue, final ExcerptTailer events,
-             final ExcerptTailer commandReader, final ExecutionReports reports, final ReceivedOrderIds received) {
+             final ExcerptTailer commandReader, final ExecutionReports reports, final ReceivedOrderIds received, final Outbox outbox,
+             final Gateway.Log log) {
         this.gatewayId = gatewayId;
         this.sessions = sessions;
         this.sessionsByAccount = sessionsByAccount;
@@ -49,6 +52,8 @@ final class Recovery {
         this.commandReader = commandReader;
         this.reports = reports;
         this.received = received;
+        this.outbox = outbox;
+        this.log = log;
     }
 
     /** Recovers and returns the line that says what was recovered. */
@@ -56,14 +61,14 @@ final class Recovery {
         final long start = System.nanoTime();
         final boolean stored = store.recover(new OutboundStore.Visitor() {
             @Override
-            public void message(final long account, final int seq, final int msgType, final long storeIndex) {
+            public void message(final long account, final int seq, final int msgType, final long storeIndex, final int entryOffset) {
                 final FixSession s = sessionsByAccount.get(account);
                 if (s != null) {
                     if (seq != s.nextOutbound) {
                         throw new IllegalStateException("outbound store: session " + s.name + " message " + seq + " follows "
                             + (s.nextOutbound - 1) + "; the store is damaged");
                     }
-                    s.sent.add(storeIndex);
+                    s.sent.add(storeIndex, entryOffset);
                     s.nextOutbound = seq + 1;
                 }
             }
@@ -77,13 +82,15 @@ final class Recovery {
             }
         });
         long resumeAfter = store.lastEventsIndex();
+        // A crash between the parts of one event's answer: every event before it is answered, it is built again.
+        final long partial = store.partialEventsIndex();
         if (!stored) {
             // A new gateway starts at the end of the events queue: earlier results answered other gateways' clients.
             final long last = eventsQueue.lastIndex();
             store.markStart(last);
             resumeAfter = last;
         }
-        final long tracked = resumeEvents(resumeAfter);
+        final long tracked = resumeEvents(resumeAfter, partial);
         final long scanned = scanJournal();
         final StringBuilder sb = new StringBuilder();
         for (final FixSession s : sessions) {
@@ -96,9 +103,12 @@ final class Recovery {
             (System.nanoTime() - start) / 1e6, resumeAfter < 0 ? "the start" : Long.toHexString(resumeAfter), tracked, scanned, sb);
     }
 
-    /** Positions the events tailer after resumeAfter; returns how many answered events were re-read for AvgPx. */
-    private long resumeEvents(final long resumeAfter) {
-        if (resumeAfter < 0) {
+    /**
+     * Positions the events tailer after resumeAfter, or on the partly answered event; returns how
+     * many answered events were re-read for AvgPx.
+     */
+    private long resumeEvents(final long resumeAfter, final long partial) {
+        if (resumeAfter < 0 && partial < 0) {
             events.toStart();
             return 0;
         }
@@ -107,7 +117,7 @@ final class Recovery {
         final ExcerptTailer scan = eventsQueue.createTailer();
         while (true) {
             try (DocumentContext dc = scan.readingDocument()) {
-                if (!dc.isPresent() || dc.index() > resumeAfter) {
+                if (!dc.isPresent() || (partial >= 0 ? dc.index() >= partial : dc.index() > resumeAfter)) {
                     break;
                 }
                 if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
@@ -117,12 +127,19 @@ final class Recovery {
                 }
             }
         }
-        if (!events.moveToIndex(resumeAfter)) {
-            throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(resumeAfter)
+        final long known = partial >= 0 ? partial : resumeAfter;
+        if (!events.moveToIndex(known)) {
+            throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(known)
                 + ", which this gateway's outbound store says it answered; is this the right data directory?");
         }
-        // Past the one already answered: open and close a reading document, which moves the tailer on.
-        events.readingDocument().close();
+        if (partial >= 0) {
+            outbox.resumeInside(partial, store.partialMessages());
+            log.log("events excerpt " + Long.toHexString(partial) + " was answered in part (" + store.partialMessages()
+                + " messages stored) when the gateway stopped: it is built again and the rest sent");
+        } else {
+            // Past the one already answered: open and close a reading document, which moves the tailer on.
+            events.readingDocument().close();
+        }
         return tracked;
     }
 

@@ -51,9 +51,16 @@ final class Exchange implements AutoCloseable {
 
     /** Starts (or restarts) the gateway, on the port it had before if it had one. */
     void startGateway() throws IOException, InterruptedException {
+        startGateway(List.of());
+    }
+
+    /** Starts (or restarts) the gateway with these extra JVM options (e.g. a -D fault injection). */
+    void startGateway(final List<String> jvmOptions) throws IOException, InterruptedException {
         final Path log = dir.resolve("gateway-" + (++gatewayRun) + ".out");
-        gateway = start(GatewayMain.class.getName(), "gateway-" + gatewayRun, List.of("--data-dir", data.toString(), "--config",
-            gatewayConfig.toString(), "--port", Integer.toString(port)));
+        final List<String> command = new java.util.ArrayList<>(ChildJvm.command("256m", "-XX:+UseSerialGC", GatewayMain.class.getName(),
+            List.of("--data-dir", data.toString(), "--config", gatewayConfig.toString(), "--port", Integer.toString(port))));
+        command.addAll(1, jvmOptions);
+        gateway = jvms.start(command, log);
         final String line = await(gateway, log, "listening on");
         final Matcher m = LISTENING.matcher(line);
         if (!m.find()) {
@@ -77,6 +84,11 @@ final class Exchange implements AutoCloseable {
     /** SIGKILL of the engine; {@link #startEngine} starts it again. */
     void killEngine() throws InterruptedException {
         engine.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Whether the gateway process is still running. */
+    boolean processAlive() {
+        return gateway != null && gateway.isAlive();
     }
 
     void killGateway() throws InterruptedException {

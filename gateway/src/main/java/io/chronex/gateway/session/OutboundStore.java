@@ -13,12 +13,18 @@ import org.agrona.MutableDirectBuffer;
  * so a resend can replay it with its original SendingTime and a restarted gateway knows each
  * session's next sequence number and which event it handled last.
  *
- * <p>One excerpt per batch: all the messages one event produced (for any of the gateway's sessions)
- * go in one excerpt with that event's index, so a crash never leaves an event half answered; the
- * restarted gateway resumes at the next event. Excerpt kinds (little-endian):
+ * <p>One excerpt per batch: the messages of one or more whole events (for any of the gateway's
+ * sessions) go in one excerpt tagged with the last event's index, so the restarted gateway resumes
+ * at the next event. An event with more messages than a batch holds (a mass cancel of 100,000
+ * orders) is stored as parts: each part names the event and how many of its messages the store
+ * holds so far, and a restart after a crash between parts goes through that event again, skipping
+ * exactly that many (the messages of an event are a deterministic function of it), so no message
+ * is lost or stored twice. Excerpt kinds (little-endian):
  * <ul>
  * <li>{@code 'O' 1 | i64 events index (-1: not from an event) | i32 batch length | batch}, where a batch is a
  * run of {@code i64 account | i32 MsgSeqNum | i32 MsgType | i32 length | message bytes};</li>
+ * <li>{@code 'P' 1 | i64 events index | i32 batch length | batch | i32 messages of that event stored so far}:
+ * a part of an event that is not finished (whole events before it may share the batch);</li>
  * <li>{@code 'R' 1 | i64 account}: that session's sequence numbers were reset (next outbound is 1);</li>
  * <li>{@code 'S' 1 | i64 events index}: where a gateway with nothing sent yet starts reading events.</li>
  * </ul>
@@ -32,7 +38,9 @@ public final class OutboundStore implements AutoCloseable {
     private static final int EVENTS_INDEX_OFFSET = 2;       // i64, BATCH and START
     private static final int ACCOUNT_OFFSET = 2;            // i64, RESET
     private static final int BATCH_LENGTH_OFFSET = 10;      // i32, BATCH
-    private static final int BATCH_OFFSET = 14;             // BATCH: the batch's entries
+    private static final int BATCH_OFFSET = 14;             // BATCH and PART: the batch's entries
+    /** Where a batch's entries start in its excerpt: an entry at batch offset o is at excerpt offset ENTRIES_OFFSET + o. */
+    public static final int ENTRIES_OFFSET = BATCH_OFFSET;
     /** Kind, version and the i64 that every kind carries: anything shorter is truncated. */
     private static final int MIN_EXCERPT_LENGTH = 10;
     /** A mark (RESET or START): kind, version and one i64. */
@@ -46,14 +54,15 @@ public final class OutboundStore implements AutoCloseable {
     public static final int ENTRY_HEADER = 20;              // then the message bytes
 
     private static final byte BATCH = 'O';
+    private static final byte PART = 'P';
     private static final byte RESET = 'R';
     private static final byte START = 'S';
     private static final byte VERSION = 1;
 
     /** What a start-up scan reports, in store order. */
     public interface Visitor {
-        /** A message sent (or queued for a disconnected client) to the session of an account. */
-        void message(long account, int seq, int msgType, long storeIndex);
+        /** A message sent (or queued for a disconnected client) to the session of an account, at entryOffset in its excerpt. */
+        void message(long account, int seq, int msgType, long storeIndex, int entryOffset);
 
         /** The session of an account had its sequence numbers reset. */
         void reset(long account);
@@ -63,6 +72,9 @@ public final class OutboundStore implements AutoCloseable {
     private final ExcerptAppender appender;
     private final ExcerptTailer reader;
     private long lastEventsIndex = Long.MIN_VALUE;
+    /** The event the last part stored belongs to, while no later whole batch closed it; else Long.MIN_VALUE. */
+    private long partialEventsIndex = Long.MIN_VALUE;
+    private int partialMessages;
 
     public OutboundStore(final SingleChronicleQueue queue) {
         this.queue = queue;
@@ -99,9 +111,12 @@ public final class OutboundStore implements AutoCloseable {
                         + " has version " + version + "; this build reads " + VERSION);
                 }
                 switch (kind) {
-                    case BATCH -> recoverBatch(in, at, storeIndex, visitor);
+                    case BATCH, PART -> recoverBatch(in, at, storeIndex, kind == PART, visitor);
                     case RESET -> visitor.reset(in.readLong(at + ACCOUNT_OFFSET));
-                    case START -> lastEventsIndex = in.readLong(at + EVENTS_INDEX_OFFSET);
+                    case START -> {
+                        lastEventsIndex = in.readLong(at + EVENTS_INDEX_OFFSET);
+                        partialEventsIndex = Long.MIN_VALUE;
+                    }
                     default -> throw new IllegalStateException("outbound store " + queue.file() + ": excerpt "
                         + Long.toHexString(storeIndex) + " has unknown kind " + kind);
                 }
@@ -110,17 +125,22 @@ public final class OutboundStore implements AutoCloseable {
         return any;
     }
 
-    private void recoverBatch(final Bytes<?> in, final long at, final long storeIndex, final Visitor visitor) {
-        if (in.readRemaining() < BATCH_OFFSET) {
+    private void recoverBatch(final Bytes<?> in, final long at, final long storeIndex, final boolean part, final Visitor visitor) {
+        final int batchLength = in.readRemaining() < BATCH_OFFSET ? -1 : in.readInt(at + BATCH_LENGTH_OFFSET);
+        if (batchLength < 0 || in.readRemaining() < BATCH_OFFSET + batchLength + (part ? Integer.BYTES : 0)) {
             throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
                 + " is truncated");
         }
         final long events = in.readLong(at + EVENTS_INDEX_OFFSET);
-        if (events >= 0) {
+        if (part) {
+            partialEventsIndex = events;
+            partialMessages = in.readInt(at + BATCH_OFFSET + batchLength);
+        } else if (events >= 0) {
             lastEventsIndex = events;
+            partialEventsIndex = Long.MIN_VALUE;
         }
         long entry = at + BATCH_OFFSET;
-        long remaining = in.readInt(at + BATCH_LENGTH_OFFSET);
+        long remaining = batchLength;
         while (remaining >= ENTRY_HEADER) {
             final long next = entryEnd(in, entry);
             if (next < 0) {
@@ -128,7 +148,7 @@ public final class OutboundStore implements AutoCloseable {
                     + " is truncated");
             }
             visitor.message(in.readLong(entry + ENTRY_ACCOUNT_OFFSET), in.readInt(entry + ENTRY_SEQ_OFFSET),
-                in.readInt(entry + ENTRY_MSG_TYPE_OFFSET), storeIndex);
+                in.readInt(entry + ENTRY_MSG_TYPE_OFFSET), storeIndex, (int) (entry - at));
             remaining -= next - entry;
             entry = next;
         }
@@ -150,6 +170,19 @@ public final class OutboundStore implements AutoCloseable {
     /** The last events index handled (or marked as the start), Long.MIN_VALUE if none. */
     public long lastEventsIndex() {
         return lastEventsIndex;
+    }
+
+    /**
+     * After {@link #recover}: the event whose answer was cut short between parts (a crash), or
+     * Long.MIN_VALUE. Every event before it is answered; of it, {@link #partialMessages()} are stored.
+     */
+    public long partialEventsIndex() {
+        return partialEventsIndex;
+    }
+
+    /** How many messages of {@link #partialEventsIndex()} the store holds. */
+    public int partialMessages() {
+        return partialMessages;
     }
 
     /** Records where a new gateway starts reading events: after the one at this index. */
@@ -176,31 +209,48 @@ public final class OutboundStore implements AutoCloseable {
         }
     }
 
-    /** Appends one batch (entries as described above; batch must be backed by a byte[]) and returns its store index. */
+    /** Appends one batch of whole events (entries as described above; batch must be backed by a byte[]) and returns its store index. */
     public long append(final long eventsIndex, final DirectBuffer batch, final int length) {
+        final long index = write(BATCH, eventsIndex, batch, length, 0);
+        if (eventsIndex >= 0) {
+            lastEventsIndex = eventsIndex;
+            partialEventsIndex = Long.MIN_VALUE;
+        }
+        return index;
+    }
+
+    /** Appends a part of an event not finished yet, with the number of its messages stored so far, this part's included. */
+    public long appendPart(final long eventsIndex, final DirectBuffer batch, final int length, final int eventMessages) {
+        final long index = write(PART, eventsIndex, batch, length, eventMessages);
+        partialEventsIndex = eventsIndex;
+        partialMessages = eventMessages;
+        return index;
+    }
+
+    private long write(final byte kind, final long eventsIndex, final DirectBuffer batch, final int length, final int eventMessages) {
         try (DocumentContext dc = appender.writingDocument()) {
             final Bytes<?> out = dc.wire().bytes();
             final long at = out.writePosition();
-            out.writeSkip(BATCH_OFFSET + length);
-            out.writeByte(at + KIND_OFFSET, BATCH);
+            out.writeSkip(BATCH_OFFSET + length + (kind == PART ? Integer.BYTES : 0));
+            out.writeByte(at + KIND_OFFSET, kind);
             out.writeByte(at + VERSION_OFFSET, VERSION);
             out.writeLong(at + EVENTS_INDEX_OFFSET, eventsIndex);
             out.writeInt(at + BATCH_LENGTH_OFFSET, length);
             out.write(at + BATCH_OFFSET, batch.byteArray(), 0, length);
-        }
-        if (eventsIndex >= 0) {
-            lastEventsIndex = eventsIndex;
+            if (kind == PART) {
+                out.writeInt(at + BATCH_OFFSET + length, eventMessages);
+            }
         }
         return appender.lastIndexAppended();
     }
 
     /**
-     * Copies the message with this sequence number for this account out of the batch at storeIndex
-     * into dst at 0.
+     * Copies the message with this sequence number for this account, whose entry is at entryOffset
+     * in the excerpt at storeIndex (both from the {@link ResendIndex}), into dst at 0.
      *
      * @return its length, or -1 when it is not there (a damaged store)
      */
-    public int read(final long storeIndex, final long account, final int seq, final MutableDirectBuffer dst) {
+    public int read(final long storeIndex, final int entryOffset, final long account, final int seq, final MutableDirectBuffer dst) {
         if (!reader.moveToIndex(storeIndex)) {
             return -1;
         }
@@ -210,31 +260,23 @@ public final class OutboundStore implements AutoCloseable {
             }
             final Bytes<?> in = dc.wire().bytes();
             final long at = in.readPosition();
-            if (in.readRemaining() < BATCH_OFFSET || in.readByte(at + KIND_OFFSET) != BATCH
-                || in.readByte(at + VERSION_OFFSET) != VERSION) {
+            final byte kind = in.readRemaining() < BATCH_OFFSET ? 0 : in.readByte(at + KIND_OFFSET);
+            if ((kind != BATCH && kind != PART) || in.readByte(at + VERSION_OFFSET) != VERSION || entryOffset < BATCH_OFFSET) {
                 return -1;
             }
-            long entry = at + BATCH_OFFSET;
-            long remaining = in.readInt(at + BATCH_LENGTH_OFFSET);
-            while (remaining >= ENTRY_HEADER) {
-                final long next = entryEnd(in, entry);
-                if (next < 0) {
-                    return -1;
-                }
-                if (in.readLong(entry + ENTRY_ACCOUNT_OFFSET) == account && in.readInt(entry + ENTRY_SEQ_OFFSET) == seq) {
-                    final int length = (int) (next - entry - ENTRY_HEADER);
-                    if (length > dst.capacity()) {
-                        return -1;
-                    }
-                    for (int i = 0; i < length; i++) {
-                        dst.putByte(i, in.readByte(entry + ENTRY_HEADER + i));
-                    }
-                    return length;
-                }
-                remaining -= next - entry;
-                entry = next;
+            final long entry = at + entryOffset;
+            final long next = entryEnd(in, entry);
+            if (next < 0 || in.readLong(entry + ENTRY_ACCOUNT_OFFSET) != account || in.readInt(entry + ENTRY_SEQ_OFFSET) != seq) {
+                return -1;
             }
-            return -1;
+            final int length = (int) (next - entry - ENTRY_HEADER);
+            if (length > dst.capacity()) {
+                return -1;
+            }
+            for (int i = 0; i < length; i++) {
+                dst.putByte(i, in.readByte(entry + ENTRY_HEADER + i));
+            }
+            return length;
         }
     }
 

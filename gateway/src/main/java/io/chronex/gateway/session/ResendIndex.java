@@ -11,15 +11,16 @@ import java.nio.file.Path;
 
 /**
  * Where each message sent to one session is in the outbound store, by MsgSeqNum: a sparse,
- * memory-mapped file of one {@code long} per sequence number, mapped once at start, so recording a
+ * memory-mapped file of two {@code long}s per sequence number (the store excerpt and the message's
+ * offset inside it, so a resend reads it without walking the excerpt), mapped once at start, so recording a
  * message is a plain store with no allocation however many are sent. Rebuilt from the outbound
  * store at every start, so it is a cache: losing it loses nothing.
  */
 public final class ResendIndex implements AutoCloseable {
-    /** Messages per session between sequence resets (64 MiB of address space, sparse on disk). */
+    /** Messages per session between sequence resets (128 MiB of address space, sparse on disk). */
     public static final int CAPACITY = 1 << 23;
-    /** The file is one i64 store index per MsgSeqNum, MsgSeqNum n at (n - 1) * ENTRY_LENGTH. */
-    private static final int ENTRY_LENGTH = Long.BYTES;
+    /** The file is an i64 store index and an i64 offset per MsgSeqNum, MsgSeqNum n at (n - 1) * ENTRY_LENGTH. */
+    private static final int ENTRY_LENGTH = 2 * Long.BYTES;
     private static final long FILE_LENGTH = (long) ENTRY_LENGTH * CAPACITY;
 
     private final MappedByteBuffer mapped;
@@ -42,22 +43,29 @@ public final class ResendIndex implements AutoCloseable {
     }
 
     /**
-     * Records the store index of the next message (MsgSeqNum size + 1).
+     * Records where the next message (MsgSeqNum size + 1) is: its store excerpt, and its entry's offset in that excerpt.
      *
      * @return false when the index is full (CAPACITY messages since the last reset); the message is
      * still sent and stored, but a resend of it becomes a gap fill
      */
-    public boolean add(final long storeIndex) {
+    public boolean add(final long storeIndex, final int entryOffset) {
         if (size == CAPACITY) {
             return false;
         }
-        buffer.putLong(ENTRY_LENGTH * size++, storeIndex);
+        final int at = ENTRY_LENGTH * size++;
+        buffer.putLong(at, storeIndex);
+        buffer.putLong(at + Long.BYTES, entryOffset);
         return true;
     }
 
     /** The store index of the message with this MsgSeqNum, or -1 when unknown. */
     public long get(final long seq) {
         return seq >= 1 && seq <= size ? buffer.getLong((int) (ENTRY_LENGTH * (seq - 1))) : -1;
+    }
+
+    /** The offset of the message's entry inside its store excerpt (see {@link OutboundStore#read}); valid when {@link #get} is not -1. */
+    public int offset(final long seq) {
+        return (int) buffer.getLong((int) (ENTRY_LENGTH * (seq - 1)) + Long.BYTES);
     }
 
     /** After a sequence reset: numbering starts again at 1. */
