@@ -13,7 +13,8 @@ final class ReceivedOrderIds {
     /** How many recent new orders are remembered; the oldest is forgotten first. */
     static final int CAPACITY = 1 << 18;
 
-    private final LongHashSet keys = new LongHashSet(CAPACITY, 0.5f);
+    /** Sized so that CAPACITY keys stay under its resize threshold (capacity x load factor): it never rehashes. */
+    private final LongHashSet keys = new LongHashSet(CAPACITY * 2, 0.65f);
     private final long[] ring = new long[CAPACITY];
     private int next;
     private int size;

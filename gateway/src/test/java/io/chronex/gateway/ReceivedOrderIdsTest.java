@@ -2,10 +2,27 @@ package io.chronex.gateway;
 
 import org.junit.jupiter.api.Test;
 
+import java.lang.management.ManagementFactory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ReceivedOrderIdsTest {
+    /** Full and turning over, it allocates nothing: a rehash of its 4 MiB table in the gateway's loop once cost 4 MiB at a go. */
+    @Test
+    void fillingAndTurningOverAllocatesNothing() {
+        final ReceivedOrderIds ids = new ReceivedOrderIds();
+        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (long i = 0; i < 2L * ReceivedOrderIds.CAPACITY; i++) {
+            ids.add(i & 7, i * 0x9E3779B97F4A7C15L);
+        }
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(ids.contains(7, (2L * ReceivedOrderIds.CAPACITY - 1) * 0x9E3779B97F4A7C15L));
+        assertEquals(0, allocated, "bytes allocated while adding " + 2 * ReceivedOrderIds.CAPACITY + " ids");
+    }
+
     @Test
     void remembersPerAccountAndForgetsTheOldestFirst() {
         final ReceivedOrderIds ids = new ReceivedOrderIds();

@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class GatewaySteadyStateAllocationTest {
     private static final int PAIRS = 20_000;
+    private static final int WARM_UP_PAIRS = 3 * PAIRS;
 
     @TempDir
     Path tmp;
@@ -29,9 +30,17 @@ class GatewaySteadyStateAllocationTest {
         final Path root = ProjectRoot.get();
         try (InProcessExchange exchange = new InProcessExchange(tmp, root)) {
             final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            for (int i = 0; i < PAIRS; i++) {
+            // Warm-up long enough that the hot methods' C2 compiles are requested before the window (each request
+            // resolves its class's String constants on this thread, see below), then a GC and a few pairs so that
+            // Chronicle's weakly held index arrays are made again before the window rather than inside it.
+            for (int i = 0; i < WARM_UP_PAIRS; i++) {
                 exchange.pair();
             }
+            System.gc();
+            for (int i = 0; i < 1_000; i++) {
+                exchange.pair();
+            }
+            final long tradesBefore = exchange.trades();
             final long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < PAIRS; i++) {
                 exchange.pair();
@@ -40,15 +49,19 @@ class GatewaySteadyStateAllocationTest {
             System.out.printf("gateway + engine + client, one thread: %d bytes allocated over %d orders (%.3f bytes/order)%n",
                 allocated, 2 * PAIRS, allocated / (2.0 * PAIRS));
             // Every order was accepted and traded: its ClOrdID (long, mixed: numbers, Run42-A1-..., UUIDs, 64 characters) passed.
-            assertEquals(4L * PAIRS, exchange.trades());
-            // Allowance for allocations that are not the hot path's (found with JFR allocation events, -XX:-UseTLAB):
+            assertEquals(2L * PAIRS, exchange.trades() - tradesBefore, "two trade reports per pair, every pair in the window");
+            // Allowance for allocations that are not per order and not in our code (found with JFR allocation events and
+            // -XX:-UseTLAB, 2026-11-23; docs/gateway.md#allocation):
             // - a C2 compile requested in the window: HotSpot's CompileBroker::compile_method resolves every String constant
-            //   of the method's class in the requesting thread, once per class (seen: the log and error texts of CommandJournal,
-            //   240 bytes, FixSession 960, Recovery 320, OutboundStore 272; runs printing 240, 320, 1200, 1472, 1792 were sums);
+            //   of the method's class in the requesting thread, once per class (CommandJournal 240 bytes, FixSession 960,
+            //   Recovery 320, OutboundStore 272; runs printing 240, 320, 1200, 1472, 1792 were sums of these);
             // - a GC in the window: Chronicle Queue's SCQIndexing holds its per-thread index arrays through WeakReferences,
-            //   so the next indexed append after a GC makes them again, 288 bytes per queue and thread.
-            // 0 bytes when neither happens in the window.
-            assertTrue(allocated < 16 * 1024, allocated + " bytes allocated over " + 2 * PAIRS + " orders");
+            //   so the next indexed append after a GC makes them again, 288 bytes per queue and thread;
+            // - a queue file growing into its next mapped chunk (Chronicle's ChunkedMappedFile.acquireByteStore), about
+            //   20 KiB each time, once per chunk of the outbound store or a journal.
+            // The warm-up above moves the first two out of the window; 0 bytes when none happens in it. A per-order
+            // allocation would be at least 40,000 x 16 bytes, far over this.
+            assertTrue(allocated < 64 * 1024, allocated + " bytes allocated over " + 2 * PAIRS + " orders");
         }
     }
 }
