@@ -36,6 +36,13 @@ final class CommandJournal implements FixSession.Application {
     private FixDecoder decoder;
     private long lastAppendIndex = -1;
     private long nextScanFromNanos;
+    /**
+     * ExecIDs of refusals decided here (they have no events index to be named by): R, the gateway,
+     * its start time, a count. Unique across sessions, sequence resets and restarts, unlike the
+     * MsgSeqNum used before (which a ResetSeqNumFlag logon starts again).
+     */
+    private final String rejectExecIdPrefix;
+    private long gatewayRejectsSent;
 
     long commandsAppended;
     long businessRejects;
@@ -51,6 +58,7 @@ final class CommandJournal implements FixSession.Application {
         this.proxy = proxy;
         this.framer = framer;
         this.received = received;
+        this.rejectExecIdPrefix = "R" + gatewayId + "-" + Long.toHexString(System.currentTimeMillis()) + "-";
         this.log = log;
     }
 
@@ -116,7 +124,7 @@ final class CommandJournal implements FixSession.Application {
             final FixEncoder e = outbox.begin(s, FixMsgTypes.EXECUTION_REPORT, now);
             e.addAscii(FixTags.ORDER_ID, "NONE");
             copy(e, FixTags.CL_ORD_ID);
-            e.addAscii(FixTags.EXEC_ID, "R" + s.nextOutbound);
+            e.addAscii(FixTags.EXEC_ID, rejectExecIdPrefix + (++gatewayRejectsSent));
             e.addChar(FixTags.EXEC_TYPE, '8');
             e.addChar(FixTags.ORD_STATUS, '8');
             e.addLong(FixTags.ACCOUNT, s.account);

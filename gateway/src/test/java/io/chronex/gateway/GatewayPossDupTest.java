@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -45,9 +46,12 @@ class GatewayPossDupTest {
             assertEquals("4", client.expect("8").get(150), "cancelled: PD-1 is no longer live");
         }
         // The client resets and resends what it is not sure we had.
+        final String firstRejectExecId;
         try (FixText client = FixText.logOn(exchange.port, SENDER)) {
             client.send("D", order("PD-1", DUP));
-            assertDuplicate(client.expect("8"), "PD-1");
+            final FixText.Fields first = client.expect("8");
+            assertDuplicate(first, "PD-1");
+            firstRejectExecId = first.get(17);
             client.send("D", order("PD-2", DUP));
             final FixText.Fields fresh = client.expect("8");
             assertEquals("0", fresh.get(150), "never received: a new order, PossDup or not: " + fresh);
@@ -57,7 +61,10 @@ class GatewayPossDupTest {
         exchange.startGateway();
         try (FixText client = FixText.logOn(exchange.port, SENDER)) {
             client.send("D", order("PD-1", DUP));
-            assertDuplicate(client.expect("8"), "PD-1");
+            final FixText.Fields again = client.expect("8");
+            assertDuplicate(again, "PD-1");
+            // Same session, same MsgSeqNum after the reset, another gateway process: still another ExecID.
+            assertNotEquals(firstRejectExecId, again.get(17), "ExecID (17) must not repeat");
             client.send("D", order("PD-2", DUP));
             assertDuplicate(client.expect("8"), "PD-2");
         }
