@@ -152,7 +152,16 @@ final class OutboundFlow {
         while (s.nextToWrite < s.nextOutbound) {
             final int seq = s.nextToWrite;
             final int length = read(s, seq);
-            final boolean queued = length < 0 ? gapFill(c, s, seq, seq + 1L) : put(c, messageView, 0, length);
+            final boolean queued;
+            if (length < 0) {
+                queued = gapFill(c, s, seq, seq + 1L);
+            } else if (stored.decode(message, 0, length) == FixDecoder.OK) {
+                // Sent for the first time, maybe long after it was built: SendingTime must say when (a client
+                // checks it against its clock; QuickFIX/J rejects a message more than 2 minutes old).
+                queued = copyOfStored(c, s, false);
+            } else {
+                queued = put(c, messageView, 0, length);
+            }
             if (!queued) {
                 return;
             }
@@ -180,7 +189,7 @@ final class OutboundFlow {
                 }
                 s.gapFrom = 0;
             }
-            if (!resendOne(c, s)) {
+            if (!copyOfStored(c, s, true)) {
                 return false;
             }
             s.resent++;
@@ -214,16 +223,23 @@ final class OutboundFlow {
             || type == FixMsgTypes.LOGON;
     }
 
-    /** The decoded stored message again, with PossDupFlag=Y, OrigSendingTime and a new SendingTime. */
-    private boolean resendOne(final Connection c, final FixSession s) {
+    /**
+     * The decoded stored message with a new SendingTime; as a resend (possDup) also with PossDupFlag=Y
+     * and the original SendingTime as OrigSendingTime.
+     */
+    private boolean copyOfStored(final Connection c, final FixSession s, final boolean possDup) {
         final FixEncoder e = encoder.start(0, stored.msgType());
         e.addAscii(FixTags.SENDER_COMP_ID, compId);
         e.addAscii(FixTags.TARGET_COMP_ID, s.senderCompId);
         e.addLong(FixTags.MSG_SEQ_NUM, stored.msgSeqNum());
-        e.addBoolean(FixTags.POSS_DUP_FLAG, true);
+        if (possDup) {
+            e.addBoolean(FixTags.POSS_DUP_FLAG, true);
+        }
         e.addUtcTimestamp(FixTags.SENDING_TIME, System.currentTimeMillis());
-        e.addBytes(FixTags.ORIG_SENDING_TIME, stored.buffer(), stored.valueOffset(FixTags.SENDING_TIME),
-            stored.valueLength(FixTags.SENDING_TIME));
+        if (possDup) {
+            e.addBytes(FixTags.ORIG_SENDING_TIME, stored.buffer(), stored.valueOffset(FixTags.SENDING_TIME),
+                stored.valueLength(FixTags.SENDING_TIME));
+        }
         for (int i = 0; i < stored.fieldCount(); i++) {
             final int tag = stored.tagAt(i);
             if (tag == FixTags.BEGIN_STRING || tag == FixTags.BODY_LENGTH || tag == FixTags.MSG_TYPE || tag == FixTags.SENDER_COMP_ID
