@@ -70,7 +70,7 @@ public final class Monitor implements AutoCloseable {
     public static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--interval", "--config", "--alert-backlog-ms"), Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
-        final long alertMs = args.number("--alert-backlog-ms", 1000, 0, Long.MAX_VALUE / 1_000_000);
+        final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
         final Map<Integer, SymbolSpec> symbols = new TreeMap<>();
         if (args.string("--config", null) != null) {
             EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));

@@ -147,6 +147,28 @@ class MonitorEndToEndTest {
         }
     }
 
+    @Test
+    void aDirectoryWithoutQueuesYetIsReadAsEmptyAndMistakesAreUsageErrors() throws IOException {
+        final Path dataDir = DataDirectory.open(tmp.resolve("fresh")).root();
+        final Map<String, String> before = files(dataDir);
+        final String block = once(dataDir);
+        assertTrue(block.contains("commands in 0, events out 0"), block);
+        assertTrue(block.contains("engine   not running (no pid file)"), block);
+        assertEquals(before, files(dataDir), "the monitor created or changed a file");
+
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--interval", "5x"));
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--alert-backlog-ms", "-1"));
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--bogus"));
+        assertEquals(0, exitCode("--help"));
+        assertEquals(1_500_000_000L, Monitor.interval("1.5s"));
+        assertEquals(250_000_000L, Monitor.interval("250ms"));
+    }
+
+    private static int exitCode(final String... argv) {
+        final PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        return Tool.exitCode("monitor", Monitor.USAGE, () -> Monitor.run(argv, out));
+    }
+
     /** Waits until the events queue holds {@code count} excerpts; fails if the engine ends first or 60 s pass. */
     private static void awaitEvents(final DataDirectory data, final int count, final Process engine, final Path log) throws Exception {
         final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
