@@ -130,27 +130,26 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
-    /** Reads both queues to their ends as they are now. */
+    /**
+     * Reads both queues to their ends: stops after a round in which each tailer reached the end (read
+     * less than a batch), so a queue written to without pause cannot keep --once reading for ever.
+     */
     void readAll() {
-        while (readSome() > 0) {
-            // keep reading
+        while (readSome() >= BATCH) {
+            // a tailer stopped at the batch limit, not at the end: read on
         }
     }
 
     /**
      * Reads up to a batch of each queue: events first, then commands, so a command answered in
-     * between is read after its answer and never counted as waiting.
+     * between is read after its answer and never counted as waiting. Returns the larger of the two
+     * counts: below {@link #BATCH}, both reached the end.
      */
     private int readSome() {
         openQueues();
-        int read = 0;
-        if (events != null) {
-            read += events.poll(model, BATCH);
-        }
-        if (commands != null) {
-            read += commands.poll(model, BATCH);
-        }
-        return read;
+        final int fromEvents = events == null ? 0 : events.poll(model, BATCH);
+        final int fromCommands = commands == null ? 0 : commands.poll(model, BATCH);
+        return Math.max(fromEvents, fromCommands);
     }
 
     /** A read-only reader cannot create a queue: each is opened once a writer has created it. */

@@ -164,6 +164,24 @@ class MonitorEndToEndTest {
         assertEquals(250_000_000L, Monitor.interval("250ms"));
     }
 
+    @Test
+    void onceReadsPastItsBatchesAndCountsAnUnansweredJournalAsBacklog() {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("unanswered"));
+        final int count = 25_001; // more than two of the monitor's 10,000-excerpt batches
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 1; i <= count; i++) {
+                append(appender, c.limit(1, 1, i, Side.BUY, 9_000, 1), hops);
+            }
+        }
+        final String block = once(data.root());
+        assertTrue(block.contains("commands in 25001, events out 0"), block);
+        assertTrue(block.contains("backlog  25001 commands"), block);
+        assertTrue(block.contains("ENGINE NOT RUNNING with 25001 commands waiting"), block);
+    }
+
     private static int exitCode(final String... argv) {
         final PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         return Tool.exitCode("monitor", Monitor.USAGE, () -> Monitor.run(argv, out));
