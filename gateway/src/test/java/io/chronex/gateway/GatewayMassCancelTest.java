@@ -1,7 +1,7 @@
 package io.chronex.gateway;
 
-import io.chronex.gateway.session.FailedEventsFile;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.FailedEventsFile;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;

@@ -5,9 +5,8 @@ import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
-import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -74,48 +73,17 @@ public final class JournalSummary {
                 }
             }
         }
-        final LongHashSet answered = new LongHashSet();
-        long duplicates = 0;
-        long unreadable = 0;
-        long trades = 0;
-        long volume = 0;
-        long notional = 0;
-        // symbol -> side -> price -> quantity, kept from level changes only.
-        final Map<Integer, List<TreeMap<Long, Long>>> books = new TreeMap<>();
-        final EventHeader header = new EventHeader();
-        final Result result = new Result();
+        final EventsRead read = new EventsRead();
+        final long unreadable;
         try (SingleChronicleQueue events = data.events()) {
-            final ExcerptTailer tailer = events.createTailer();
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
-                    if (EventCodec.read(dc.wire().bytes(), header, result) != DecodeStatus.OK) {
-                        unreadable++;
-                        continue;
-                    }
-                    if (!answered.add(header.commandIndex)) {
-                        duplicates++;
-                    }
-                    for (int i = 0; i < result.fillCount(); i++) {
-                        final Fill fill = result.fill(i);
-                        trades++;
-                        volume += fill.quantity;
-                        notional += fill.quantity * fill.price;
-                    }
-                    for (int i = 0; i < result.levelChangeCount(); i++) {
-                        final LevelChange change = result.levelChange(i);
-                        final TreeMap<Long, Long> side = books.computeIfAbsent(change.symbol, s -> newBook()).get(change.side.ordinal());
-                        if (change.quantity == 0) {
-                            side.remove(change.price);
-                        } else {
-                            side.put(change.price, change.quantity);
-                        }
-                    }
-                }
+            final EventTail tail = new EventTail(events.createTailer());
+            while (tail.poll(read, Integer.MAX_VALUE) > 0) {
+                // until caught up with what is there
             }
+            unreadable = tail.unreadable();
         }
+        final LongHashSet answered = read.answered;
+        final Map<Integer, List<TreeMap<Long, Long>>> books = read.books;
         long missing = 0;
         for (final LongHashSet.LongIterator it = journal.iterator(); it.hasNext(); ) {
             if (!answered.contains(it.nextValue())) {
@@ -126,7 +94,41 @@ public final class JournalSummary {
         books.forEach((symbol, sides) -> symbolLines.add("symbol=" + symbol
             + " best_bid=" + (sides.get(Side.BUY.ordinal()).isEmpty() ? "none" : sides.get(Side.BUY.ordinal()).lastKey())
             + " best_ask=" + (sides.get(Side.SELL.ordinal()).isEmpty() ? "none" : sides.get(Side.SELL.ordinal()).firstKey())));
-        return new Summary(journal.size(), answered.size(), duplicates, missing, unreadable, trades, volume, notional, symbolLines);
+        return new Summary(journal.size(), answered.size(), read.duplicates, missing, unreadable, read.trades, read.volume, read.notional,
+            symbolLines);
+    }
+
+    /** What the events say, excerpt by excerpt, through the readers' shared {@link EventTail}. */
+    private static final class EventsRead implements EventTail.Handler {
+        private final LongHashSet answered = new LongHashSet();
+        /** symbol -> side -> price -> quantity, kept from level changes only. */
+        private final Map<Integer, List<TreeMap<Long, Long>>> books = new TreeMap<>();
+        private long duplicates;
+        private long trades;
+        private long volume;
+        private long notional;
+
+        @Override
+        public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+            if (!answered.add(header.commandIndex)) {
+                duplicates++;
+            }
+            for (int i = 0; i < result.fillCount(); i++) {
+                final Fill fill = result.fill(i);
+                trades++;
+                volume += fill.quantity;
+                notional += fill.quantity * fill.price;
+            }
+            for (int i = 0; i < result.levelChangeCount(); i++) {
+                final LevelChange change = result.levelChange(i);
+                final TreeMap<Long, Long> side = books.computeIfAbsent(change.symbol, s -> newBook()).get(change.side.ordinal());
+                if (change.quantity == 0) {
+                    side.remove(change.price);
+                } else {
+                    side.put(change.price, change.quantity);
+                }
+            }
+        }
     }
 
     /** Price to quantity per side, indexed by Side's ordinal. */

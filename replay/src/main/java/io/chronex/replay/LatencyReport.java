@@ -2,15 +2,12 @@ package io.chronex.replay;
 
 import io.chronex.api.Result;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
-import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
 import io.chronex.queues.Hops;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
-import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
@@ -49,40 +46,18 @@ public final class LatencyReport {
 
     public static long report(final DataDirectory data, final long skip, final PrintStream out) {
         final String[] names = {"journal", "match", "events", "total"};
-        final Histogram[] hops = new Histogram[names.length];
-        for (int i = 0; i < hops.length; i++) {
-            // Auto-resizing: a backlog replayed hours after it was appended is a legitimate (huge) journal hop.
-            hops[i] = new Histogram(3);
-        }
-        final EventHeader header = new EventHeader();
-        final Result result = new Result();
-        long seen = 0;
-        long firstRead = Long.MAX_VALUE;
-        long lastAppend = Long.MIN_VALUE;
-        long timed = 0;
+        final HopsRead read = new HopsRead(names.length, skip);
         try (SingleChronicleQueue events = data.events()) {
-            final ExcerptTailer tailer = events.createTailer();
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
-                    if (EventCodec.read(dc.wire().bytes(), header, result) != DecodeStatus.OK || seen++ < skip) {
-                        continue;
-                    }
-                    final Hops h = header.hops;
-                    firstRead = Math.min(firstRead, h.engineReadNanos);
-                    lastAppend = Math.max(lastAppend, h.engineAppendNanos);
-                    if (h.gatewayAppendNanos != 0) {
-                        hops[0].recordValue(Math.max(0, h.engineReadNanos - h.gatewayAppendNanos));
-                        hops[3].recordValue(Math.max(0, h.engineAppendNanos - h.gatewayAppendNanos));
-                    }
-                    hops[1].recordValue(Math.max(0, h.engineDoneNanos - h.engineReadNanos));
-                    hops[2].recordValue(Math.max(0, h.engineAppendNanos - h.engineDoneNanos));
-                    timed++;
-                }
+            final EventTail tail = new EventTail(events.createTailer());
+            while (tail.poll(read, Integer.MAX_VALUE) > 0) {
+                // until caught up with what is there
             }
         }
+        final Histogram[] hops = read.hops;
+        final long seen = read.seen;
+        final long timed = read.timed;
+        final long firstRead = read.firstRead;
+        final long lastAppend = read.lastAppend;
         out.printf(Locale.ROOT, "%d results (%d skipped)%n", timed, Math.min(skip, seen));
         out.printf(Locale.ROOT, "%-8s %9s %9s %9s %9s %9s %9s  (microseconds)%n", "hop", "p50", "p90", "p99", "p99.9", "p99.99", "max");
         for (int i = 0; i < hops.length; i++) {
@@ -100,5 +75,41 @@ public final class LatencyReport {
                 timed / ((lastAppend - firstRead) / 1e9), (lastAppend - firstRead) / 1e9);
         }
         return timed;
+    }
+
+    /** The hops of each decoded result after the first {@code skip}, through the readers' shared {@link EventTail}. */
+    private static final class HopsRead implements EventTail.Handler {
+        private final Histogram[] hops;
+        private final long skip;
+        private long seen;
+        private long timed;
+        private long firstRead = Long.MAX_VALUE;
+        private long lastAppend = Long.MIN_VALUE;
+
+        HopsRead(final int count, final long skip) {
+            this.skip = skip;
+            hops = new Histogram[count];
+            for (int i = 0; i < hops.length; i++) {
+                // Auto-resizing: a backlog replayed hours after it was appended is a legitimate (huge) journal hop.
+                hops[i] = new Histogram(3);
+            }
+        }
+
+        @Override
+        public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+            if (seen++ < skip) {
+                return;
+            }
+            final Hops h = header.hops;
+            firstRead = Math.min(firstRead, h.engineReadNanos);
+            lastAppend = Math.max(lastAppend, h.engineAppendNanos);
+            if (h.gatewayAppendNanos != 0) {
+                hops[0].recordValue(Math.max(0, h.engineReadNanos - h.gatewayAppendNanos));
+                hops[3].recordValue(Math.max(0, h.engineAppendNanos - h.gatewayAppendNanos));
+            }
+            hops[1].recordValue(Math.max(0, h.engineDoneNanos - h.engineReadNanos));
+            hops[2].recordValue(Math.max(0, h.engineAppendNanos - h.engineDoneNanos));
+            timed++;
+        }
     }
 }

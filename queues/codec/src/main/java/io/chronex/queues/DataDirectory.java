@@ -46,10 +46,46 @@ public final class DataDirectory {
     private final Path root;
     /** Decides when the queues roll to a new day's file; null for the system clock. */
     private final TimeProvider clock;
+    /** Opened by {@link #openReadOnly}: its queues are mapped read-only, so this process cannot append or change them. */
+    private final boolean readOnly;
 
-    private DataDirectory(final Path root, final TimeProvider clock) {
+    private DataDirectory(final Path root, final TimeProvider clock, final boolean readOnly) {
         this.root = root;
         this.clock = clock;
+        this.readOnly = readOnly;
+    }
+
+    /**
+     * For readers that must never write (the monitor): an existing data directory with a marker
+     * this build accepts, or a usage error saying why. Creates nothing and takes no lock (the
+     * {@code .chronex-open.lock} writers hold while creating is left alone: a writer never waits on
+     * a reader); queues opened from it are read-only ({@link #hasQueue} says whether one exists yet).
+     */
+    public static DataDirectory openReadOnly(final Path dir) {
+        final Path root = dir.toAbsolutePath().normalize();
+        final Path marker = root.resolve(MARKER);
+        if (!Files.isDirectory(root)) {
+            throw new Args.UsageException(root + " does not exist or is not a directory (a reader creates nothing)");
+        }
+        if (!Files.exists(marker)) {
+            throw new Args.UsageException(root + " is not a chronex data directory (no " + MARKER + ")");
+        }
+        try {
+            check(marker);
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot read " + marker + ": " + e.getMessage(), e);
+        }
+        return new DataDirectory(root, null, true);
+    }
+
+    /**
+     * Whether the named queue ({@code commands} or {@code events}) has been created by a writer:
+     * a read-only reader cannot create one, so it waits for this before opening it.
+     */
+    public boolean hasQueue(final String name) {
+        return Files.exists(root.resolve(name).resolve("metadata.cq4t"));
     }
 
     /** For a tool's command line: a directory that cannot be opened is a usage error saying why. */
@@ -91,7 +127,7 @@ public final class DataDirectory {
                     Files.createDirectories(root.resolve("snapshots"));
                 }
             }
-            return new DataDirectory(root, null);
+            return new DataDirectory(root, null, false);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot open data directory " + root + ": " + e.getMessage(), e);
         }
@@ -197,7 +233,7 @@ public final class DataDirectory {
 
     private SingleChronicleQueue queue(final String name, final int sourceId) {
         final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
-            .sourceId(sourceId);
+            .sourceId(sourceId).readOnly(readOnly);
         return (clock == null ? builder : builder.timeProvider(clock)).build();
     }
 
@@ -206,6 +242,6 @@ public final class DataDirectory {
      * day's file: for tests of the day roll. Nothing in the running system sets it.
      */
     public DataDirectory withClock(final TimeProvider clock) {
-        return new DataDirectory(root, clock);
+        return new DataDirectory(root, clock, readOnly);
     }
 }

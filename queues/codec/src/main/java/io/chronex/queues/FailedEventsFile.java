@@ -1,4 +1,4 @@
-package io.chronex.gateway.session;
+package io.chronex.queues;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;

@@ -1,0 +1,206 @@
+package io.chronex.monitor;
+
+import io.chronex.api.SymbolSpec;
+import io.chronex.queues.CommandTail;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.EventTail;
+import io.chronex.queues.FailedEventsFile;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * bin/monitor: a read-only live view of a data directory. Its own tailers on the commands journal
+ * and the events queue (opened read-only, so it cannot append), the pid files and failed-events
+ * records of the engine and gateways (read, never locked); one status block per interval, or one
+ * block of everything there with --once.
+ */
+public final class Monitor implements AutoCloseable {
+    static final String USAGE = """
+        Usage: bin/monitor --data-dir DIR [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
+
+        Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
+        there) and prints a status block: per-hop latency percentiles, throughput, backlog, accepted and
+        rejected commands, trades, every symbol's best bid and ask, the engine's and gateways' liveness,
+        and alerts.
+
+          --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval and since start
+          --once                read what is there, print one block of everything read and exit 0 (scripts, CI)
+          --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
+          --alert-backlog-ms N  alert when the oldest unanswered command has waited longer (default 1000)
+        """;
+    /** Excerpts read per queue between looks at the clock, so a big history does not delay a block for long. */
+    private static final int BATCH = 10_000;
+
+    private final DataDirectory data;
+    private final Map<Integer, SymbolSpec> symbols;
+    private final long alertBacklogNanos;
+    private final MonitorModel model = new MonitorModel();
+    private final List<SingleChronicleQueue> opened = new ArrayList<>();
+    private CommandTail commands;
+    private EventTail events;
+
+    public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
+        this.data = data;
+        this.symbols = symbols;
+        this.alertBacklogNanos = alertBacklogNanos;
+    }
+
+    public static void main(final String[] argv) {
+        Tool.run("monitor", USAGE, () -> run(argv, System.out));
+    }
+
+    /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
+    public static int run(final String[] argv, final PrintStream out) throws Exception {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--interval", "--config", "--alert-backlog-ms"), Set.of("--once"), 0);
+        final long intervalNanos = interval(args.string("--interval", "1s"));
+        final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
+        final Map<Integer, SymbolSpec> symbols = new TreeMap<>();
+        if (args.string("--config", null) != null) {
+            EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));
+        }
+        final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
+        try (Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs))) {
+            if (args.flag("--once")) {
+                monitor.readAll();
+                monitor.model.rollInterval();
+                out.print(monitor.block(0));
+                out.flush();
+                return 0;
+            }
+            monitor.loop(intervalNanos, out);
+            return 0;
+        }
+    }
+
+    /** "500ms", "1s", "2.5s" as nanoseconds; at least 10 ms. */
+    static long interval(final String text) {
+        final double seconds;
+        try {
+            if (text.endsWith("ms")) {
+                seconds = Double.parseDouble(text.substring(0, text.length() - 2)) / 1e3;
+            } else if (text.endsWith("s")) {
+                seconds = Double.parseDouble(text.substring(0, text.length() - 1));
+            } else {
+                throw new NumberFormatException(text);
+            }
+        } catch (final NumberFormatException e) {
+            throw new Args.UsageException("--interval needs a time such as 500ms or 1s, not '" + text + "'");
+        }
+        if (!(seconds >= 0.01 && seconds <= 3600)) {
+            throw new Args.UsageException("--interval must be from 10ms to 3600s, not " + text);
+        }
+        return (long) (seconds * 1e9);
+    }
+
+    /** Prints a block every interval until the process is stopped (Ctrl-C, SIGTERM). */
+    private void loop(final long intervalNanos, final PrintStream out) throws InterruptedException {
+        // Clears the screen, like top, only when a person watches; a log or a pipe gets the blocks one after another.
+        final boolean terminal = System.console() != null && out == System.out;
+        long next = System.nanoTime() + intervalNanos;
+        while (!Thread.currentThread().isInterrupted()) {
+            final int read = readSome();
+            final long now = System.nanoTime();
+            if (now - next >= 0) {
+                model.rollInterval();
+                final double seconds = (intervalNanos + (now - next)) / 1e9;
+                out.print((terminal ? "\033[H\033[2J" : "\n") + block(seconds));
+                out.flush();
+                next = now + intervalNanos;
+            } else if (read == 0) {
+                // Nothing new: a reader may be late by a millisecond; it must not take a core from the engine.
+                TimeUnit.MILLISECONDS.sleep(1);
+            }
+        }
+    }
+
+    /**
+     * Reads both queues to their ends: stops after a round in which each tailer reached the end (read
+     * less than a batch), so a queue written to without pause cannot keep --once reading for ever.
+     */
+    void readAll() {
+        while (readSome() >= BATCH) {
+            // a tailer stopped at the batch limit, not at the end: read on
+        }
+    }
+
+    /**
+     * Reads up to a batch of each queue: events first, then commands, so a command answered in
+     * between is read after its answer and never counted as waiting. Returns the larger of the two
+     * counts: below {@link #BATCH}, both reached the end.
+     */
+    private int readSome() {
+        openQueues();
+        final int fromEvents = events == null ? 0 : events.poll(model, BATCH);
+        final int fromCommands = commands == null ? 0 : commands.poll(model, BATCH);
+        return Math.max(fromEvents, fromCommands);
+    }
+
+    /** A read-only reader cannot create a queue: each is opened once a writer has created it. */
+    private void openQueues() {
+        if (events == null && data.hasQueue("events")) {
+            final SingleChronicleQueue queue = data.events();
+            opened.add(queue);
+            events = new EventTail(queue.createTailer());
+        }
+        if (commands == null && data.hasQueue("commands")) {
+            final SingleChronicleQueue queue = data.commands();
+            opened.add(queue);
+            commands = new CommandTail(queue.createTailer());
+        }
+    }
+
+    /** The status block now, {@code intervalSeconds} being the last interval's length (0 for --once). */
+    String block(final double intervalSeconds) {
+        final StatusBlock.View view = new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
+            model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
+            ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable());
+        return StatusBlock.render(model, view);
+    }
+
+    private static long epochNanos() {
+        final Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** Gateways with a directory under gateways/ (ids as directory names), in id order. */
+    private List<StatusBlock.GatewayView> gateways() {
+        final Path dir = data.root().resolve("gateways");
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.filter(p -> p.getFileName().toString().matches("[1-9][0-9]{0,2}"))
+                .map(p -> new StatusBlock.GatewayView(Integer.parseInt(p.getFileName().toString()),
+                    ProcessStatus.of(p.resolve("gateway.pid")), FailedEventsFile.read(p.resolve("failed-events"))))
+                .sorted(Comparator.comparingInt(StatusBlock.GatewayView::id)).toList();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    MonitorModel model() {
+        return model;
+    }
+
+    @Override
+    public void close() {
+        opened.forEach(SingleChronicleQueue::close);
+    }
+}

@@ -1,0 +1,113 @@
+package io.chronex.monitor;
+
+import io.chronex.api.Command;
+import io.chronex.api.Result;
+import io.chronex.queues.CommandTail;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
+import io.chronex.queues.Hops;
+
+import java.util.Arrays;
+
+/**
+ * What the monitor knows, built only from the two queues' excerpts: hop latencies, counters, books,
+ * backlog and throughput. Fed by {@link CommandTail} and {@link EventTail} (or by tests, directly);
+ * one thread feeds it. Audit tools can reuse it as it is: nothing here touches a queue or a clock.
+ */
+public final class MonitorModel implements CommandTail.Handler, EventTail.Handler {
+    private final HopLatencies latencies = new HopLatencies();
+    private final Counters counters = new Counters();
+    private final Books books = new Books();
+    private final Backlog backlog = new Backlog();
+    private long commands;
+    private long events;
+    private long intervalCommands;
+    private long intervalEvents;
+    private long lastIntervalCommands;
+    private long lastIntervalEvents;
+    /** Per gateway id (1..999; 0 = not from a gateway), commands appended, of all time and in the last interval. */
+    private final long[] commandsByGateway = new long[1000];
+    private final long[] intervalByGateway = new long[1000];
+    private final long[] lastIntervalByGateway = new long[1000];
+
+    @Override
+    public void onCommand(final long journalIndex, final DecodeStatus status, final Command command, final Hops hops) {
+        commands++;
+        intervalCommands++;
+        // The routing and append time are readable whenever the fixed part was complete (CommandCodec.read).
+        final int gateway = hops.gatewayId >= 0 && hops.gatewayId < commandsByGateway.length ? hops.gatewayId : 0;
+        commandsByGateway[gateway]++;
+        intervalByGateway[gateway]++;
+        backlog.onCommand(journalIndex, hops.gatewayAppendNanos, hops.receiptEpochNanos);
+    }
+
+    @Override
+    public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+        events++;
+        intervalEvents++;
+        latencies.record(header.hops);
+        counters.onResult(result);
+        for (int i = 0; i < result.levelChangeCount(); i++) {
+            books.apply(result.levelChange(i));
+        }
+        backlog.onAnswered(header.commandIndex);
+    }
+
+    /** Ends an interval: latencies' interval histograms and the interval counts become the last interval's. */
+    public void rollInterval() {
+        latencies.rollInterval();
+        lastIntervalCommands = intervalCommands;
+        lastIntervalEvents = intervalEvents;
+        intervalCommands = 0;
+        intervalEvents = 0;
+        System.arraycopy(intervalByGateway, 0, lastIntervalByGateway, 0, intervalByGateway.length);
+        Arrays.fill(intervalByGateway, 0);
+    }
+
+    public HopLatencies latencies() {
+        return latencies;
+    }
+
+    public Counters counters() {
+        return counters;
+    }
+
+    public Books books() {
+        return books;
+    }
+
+    public Backlog backlog() {
+        return backlog;
+    }
+
+    /** Commands read from the journal, of all time. */
+    public long commands() {
+        return commands;
+    }
+
+    /** Events read, of all time. */
+    public long events() {
+        return events;
+    }
+
+    /** Commands read in the last completed interval. */
+    public long lastIntervalCommands() {
+        return lastIntervalCommands;
+    }
+
+    /** Events read in the last completed interval. */
+    public long lastIntervalEvents() {
+        return lastIntervalEvents;
+    }
+
+    /** Commands a gateway appended, of all time. */
+    public long commandsFromGateway(final int gatewayId) {
+        return gatewayId >= 0 && gatewayId < commandsByGateway.length ? commandsByGateway[gatewayId] : 0;
+    }
+
+    /** Commands a gateway appended in the last completed interval. */
+    public long lastIntervalCommandsFromGateway(final int gatewayId) {
+        return gatewayId >= 0 && gatewayId < lastIntervalByGateway.length ? lastIntervalByGateway[gatewayId] : 0;
+    }
+}
