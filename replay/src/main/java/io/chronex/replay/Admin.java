@@ -106,15 +106,16 @@ public final class Admin {
         final long index = appendAndAwait(data, command, timeoutNanos, result);
         if (index < 0) {
             throw new Tool.Failure("no engine answered within " + describe(timeoutNanos) + ": is bin/engine running on this data "
-                + "directory? The command is journalled (index " + ~index + ") and will be executed when the engine starts");
+                + "directory? The command is journalled (index " + Long.toHexString(~index)
+                + ") and will be executed when the engine starts");
         }
         final String what = command.type + describeTarget(command);
         if (result.isRejected()) {
-            out.println("refused: " + what + " (journal index " + index + "): " + result.rejectReason);
+            out.println("refused: " + what + ": " + result.rejectReason + " (journal index " + Long.toHexString(index) + ")");
             return 1;
         }
-        out.println("accepted: " + what + " (journal index " + index + ")" + (result.affectedOrders > 0
-            ? ", " + result.affectedOrders + " orders cancelled" : ""));
+        out.println("accepted: " + what + (result.affectedOrders > 0 ? ", " + result.affectedOrders + " orders cancelled" : "")
+            + " (journal index " + Long.toHexString(index) + ")");
         return 0;
     }
 
