@@ -1,0 +1,320 @@
+package io.chronex.replay;
+
+import io.chronex.api.Command;
+import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.api.SelfTradePrevention;
+import io.chronex.api.SymbolSpec;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.ConfigYaml;
+import io.chronex.runtime.Tool;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
+
+/** bin/admin: appends one operator command to the journal and prints the engine's answer to it. */
+public final class Admin {
+    static final String USAGE = """
+        Usage: bin/admin --data-dir DIR [--config FILE] [--timeout 5s] COMMAND ...
+
+        Appends one operator command to DIR/commands (the journal; gateway id 0, session 0, with the
+        wall-clock receipt time), then waits for the engine's answer in DIR/events and prints it.
+        Exit 0: accepted. 1: refused by the engine, or no answer within the timeout (the command stays
+        journalled and runs when an engine starts). 2: a mistake on the command line; nothing journalled.
+
+        Commands (SYMBOL: a name from the engine config or its numeric id; ACCOUNT: a number):
+          halt SYMBOL                  stop new orders, replaces and moves in a symbol (cancels still work)
+                                         e.g. bin/admin --data-dir data halt ACME
+          resume SYMBOL                lift a halt
+                                         e.g. bin/admin --data-dir data resume ACME
+          kill-switch ACCOUNT on|off   on: cancel every order of the account and block its new ones; off: lift it
+                                         e.g. bin/admin --data-dir data kill-switch 1 on
+          end-of-day [SYMBOL]          expire DAY orders in one symbol, or in every symbol
+                                         e.g. bin/admin --data-dir data end-of-day
+          snapshot                     ask the engine process to write a snapshot after this command
+                                         e.g. bin/admin --data-dir data snapshot
+          reference-price SYMBOL PRICE the centre of the symbol's price band; PRICE a decimal in the symbol's price scale
+                                         e.g. bin/admin --data-dir data reference-price ACME 25.50
+          limits ACCOUNT KEY=VALUE...  replace ALL of an account's limits (creating the account if new); all four
+                                       keys are required, 0 = no limit:
+                                         maxOrderQuantity=LOTS maxOrderNotional=TICKSxLOTS maxOpenOrders=N
+                                         selfTradePrevention=OFF|CANCEL_RESTING|CANCEL_INCOMING|CANCEL_BOTH
+                                         e.g. bin/admin --data-dir data limits 7 maxOrderQuantity=1000 \\
+                                                maxOrderNotional=0 maxOpenOrders=50 selfTradePrevention=OFF
+
+          --data-dir DIR   an existing data directory (default ./data); a missing one is an error, never created
+          --config FILE    the engine config, for symbol names and price scales (default config/engine.yaml
+                           under the project root)
+          --timeout T      how long to wait for the engine's answer: 5s, 500ms (default 5s)
+          --help           this text
+        """;
+
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
+    private static final Pattern WHOLE = Pattern.compile("[0-9]+");
+    private static final List<String> LIMIT_KEYS = List.of("maxOrderQuantity", "maxOrderNotional", "maxOpenOrders",
+        "selfTradePrevention");
+
+    private Admin() {
+    }
+
+    /** Where the engine config comes from; loaded only when a command names a symbol or a price. */
+    @FunctionalInterface
+    interface ConfigSource {
+        EngineConfig load() throws ConfigYaml.ConfigException;
+    }
+
+    public static void main(final String[] argv) {
+        Tool.run("admin", USAGE, () -> run(argv, System.out));
+    }
+
+    /** The whole tool without exiting the JVM: its exit code. */
+    static int run(final String[] argv, final PrintStream out) throws Exception {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout"), Set.of(), 16);
+        final long timeoutNanos = duration(args.string("--timeout", "5s"));
+        final Path configFile = args.path("--config",
+            Path.of(System.getProperty("chronex.root", ".")).resolve("config/engine.yaml"));
+        // Everything is parsed and checked before the journal is opened: a usage error journals nothing.
+        final Command command = parse(args.operands(), () -> loadConfig(configFile));
+        final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
+            throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER
+                + "); give the --data-dir the engine runs on. bin/admin never creates one.");
+        }
+        final DataDirectory data = DataDirectory.openForTool(dir);
+        final Result result = new Result();
+        final long index = appendAndAwait(data, command, timeoutNanos, result);
+        if (index < 0) {
+            throw new Tool.Failure("no engine answered within " + describe(timeoutNanos) + ": is bin/engine running on this data "
+                + "directory? The command is journalled (index " + Long.toHexString(~index)
+                + ") and will be executed when the engine starts");
+        }
+        final String what = command.type + describeTarget(command);
+        if (result.isRejected()) {
+            out.println("refused: " + what + ": " + result.rejectReason + " (journal index " + Long.toHexString(index) + ")");
+            return 1;
+        }
+        out.println("accepted: " + what + (result.affectedOrders > 0 ? ", " + result.affectedOrders + " orders cancelled" : "")
+            + " (journal index " + Long.toHexString(index) + ")");
+        return 0;
+    }
+
+    private static EngineConfig loadConfig(final Path file) throws ConfigYaml.ConfigException {
+        if (!Files.isReadable(file)) {
+            throw new Args.UsageException("cannot read the engine config " + file + " (needed for symbol names and price scales; "
+                + "give --config)");
+        }
+        return EngineConfigFile.load(file);
+    }
+
+    /**
+     * Appends the command and waits for the events excerpt naming its journal index. Returns the index,
+     * or its complement (negative) when no answer came within the timeout.
+     */
+    static long appendAndAwait(final DataDirectory data, final Command command, final long timeoutNanos, final Result result) {
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
+            // Positioned before the append, so an answer written the moment after cannot be missed.
+            final ExcerptTailer tailer = events.createTailer().toEnd();
+            final Hops hops = new Hops();
+            // Gateway 0 and session 0 mark a command that no FIX session sent: the audit tells it from client orders by this.
+            hops.gatewayReadNanos = System.nanoTime();
+            hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
+            final ExcerptAppender appender = commands.createAppender();
+            CommandCodec.append(appender, command, hops);
+            final long index = appender.lastIndexAppended();
+            final EventHeader header = new EventHeader();
+            final long deadline = System.nanoTime() + timeoutNanos;
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (dc.isPresent()) {
+                        if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK && header.commandIndex == index) {
+                            return index;
+                        }
+                        continue;
+                    }
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    return ~index;
+                }
+                LockSupport.parkNanos(1_000_000L);
+            }
+        }
+    }
+
+    /** Turns the operands after the options into a command. @throws Args.UsageException saying what is wrong */
+    static Command parse(final List<String> words, final ConfigSource config) throws ConfigYaml.ConfigException {
+        if (words.isEmpty()) {
+            throw new Args.UsageException("missing COMMAND (halt, resume, kill-switch, end-of-day, snapshot, reference-price, limits)");
+        }
+        final String name = words.get(0);
+        final List<String> rest = words.subList(1, words.size());
+        final Command c = new Command();
+        switch (name) {
+            case "halt" -> c.symbolCommand(CommandType.HALT, symbol(exactly(name, rest, 1, "SYMBOL").get(0), config).id());
+            case "resume" -> c.symbolCommand(CommandType.RESUME, symbol(exactly(name, rest, 1, "SYMBOL").get(0), config).id());
+            case "kill-switch" -> {
+                final List<String> a = exactly(name, rest, 2, "ACCOUNT on|off");
+                final String state = a.get(1);
+                if (!state.equals("on") && !state.equals("off")) {
+                    throw new Args.UsageException("kill-switch needs on or off, not '" + state + "'");
+                }
+                c.accountCommand(state.equals("on") ? CommandType.KILL_SWITCH_ON : CommandType.KILL_SWITCH_OFF, account(a.get(0)));
+            }
+            case "end-of-day" -> {
+                if (rest.size() > 1) {
+                    throw new Args.UsageException("end-of-day takes at most one SYMBOL, not " + rest.size() + " arguments");
+                }
+                c.symbolCommand(CommandType.END_OF_DAY, rest.isEmpty() ? Command.ALL_SYMBOLS : symbol(rest.get(0), config).id());
+            }
+            case "snapshot" -> {
+                exactly(name, rest, 0, "");
+                c.clear().type = CommandType.SNAPSHOT;
+            }
+            case "reference-price" -> {
+                final List<String> a = exactly(name, rest, 2, "SYMBOL PRICE");
+                final SymbolSpec s = symbol(a.get(0), config);
+                c.setReferencePrice(s.id(), ticks(a.get(1), s));
+            }
+            case "limits" -> limits(rest, c);
+            default -> throw new Args.UsageException("unknown command '" + name
+                + "' (halt, resume, kill-switch, end-of-day, snapshot, reference-price, limits)");
+        }
+        return c;
+    }
+
+    private static List<String> exactly(final String command, final List<String> rest, final int count, final String shape) {
+        if (rest.size() != count) {
+            throw new Args.UsageException(command + (count == 0 ? " takes no arguments" : " needs " + shape)
+                + ", got " + (rest.isEmpty() ? "none" : String.join(" ", rest)));
+        }
+        return rest;
+    }
+
+    private static long account(final String text) {
+        if (!WHOLE.matcher(text).matches() || text.length() > 18 || Long.parseLong(text) == 0) {
+            throw new Args.UsageException("ACCOUNT must be a positive whole number, not '" + text + "'");
+        }
+        return Long.parseLong(text);
+    }
+
+    /** A symbol by name or id; an id the config does not know is refused here, so nothing goes to the journal. */
+    private static SymbolSpec symbol(final String text, final ConfigSource config) throws ConfigYaml.ConfigException {
+        final List<SymbolSpec> symbols = config.load().symbols();
+        for (final SymbolSpec s : symbols) {
+            if (s.name().equals(text) || WHOLE.matcher(text).matches() && text.length() < 10 && s.id() == Integer.parseInt(text)) {
+                return s;
+            }
+        }
+        final StringBuilder known = new StringBuilder();
+        for (final SymbolSpec s : symbols) {
+            known.append(known.length() == 0 ? "" : ", ").append(s.name()).append(" (").append(s.id()).append(')');
+        }
+        throw new Args.UsageException("unknown symbol '" + text + "'; the engine config has " + known);
+    }
+
+    /** A decimal price in ticks of the symbol's price scale, exactly (BigDecimal: no floating point). */
+    static long ticks(final String text, final SymbolSpec s) {
+        if (!DECIMAL.matcher(text).matches()) {
+            throw new Args.UsageException("PRICE must be a decimal such as 25.50, not '" + text + "'");
+        }
+        final BigDecimal scaled = new BigDecimal(text).multiply(BigDecimal.valueOf(s.priceScale())).stripTrailingZeros();
+        if (scaled.scale() > 0) {
+            throw new Args.UsageException("price " + text + " is finer than " + s.name() + "'s price scale (" + s.priceScale()
+                + " ticks per unit)");
+        }
+        if (scaled.signum() <= 0 || scaled.compareTo(BigDecimal.valueOf(Command.MAX_PRICE)) > 0) {
+            throw new Args.UsageException("price " + text + " is out of range (above 0, at most " + Command.MAX_PRICE + " ticks)");
+        }
+        return scaled.longValueExact();
+    }
+
+    private static void limits(final List<String> rest, final Command c) {
+        if (rest.isEmpty()) {
+            throw new Args.UsageException("limits needs ACCOUNT and " + String.join("=, ", LIMIT_KEYS) + "=");
+        }
+        final long account = account(rest.get(0));
+        final Map<String, String> values = new HashMap<>();
+        for (final String pair : rest.subList(1, rest.size())) {
+            final int eq = pair.indexOf('=');
+            final String key = eq < 0 ? pair : pair.substring(0, eq);
+            if (eq < 0 || !LIMIT_KEYS.contains(key)) {
+                throw new Args.UsageException("limits takes KEY=VALUE with KEY one of " + LIMIT_KEYS + ", not '" + pair + "'");
+            }
+            if (values.put(key, pair.substring(eq + 1)) != null) {
+                throw new Args.UsageException(key + " is given twice");
+            }
+        }
+        for (final String key : LIMIT_KEYS) {
+            if (!values.containsKey(key)) {
+                // SET_ACCOUNT_LIMITS replaces every limit: a key left out would silently become "no limit".
+                throw new Args.UsageException("limits replaces all of an account's limits: " + key + "= is missing (0 = no limit)");
+            }
+        }
+        final String stp = values.get("selfTradePrevention").toUpperCase(Locale.ROOT).replace('-', '_');
+        final SelfTradePrevention mode;
+        try {
+            mode = SelfTradePrevention.valueOf(stp);
+        } catch (final IllegalArgumentException e) {
+            throw new Args.UsageException("selfTradePrevention must be OFF, CANCEL_RESTING, CANCEL_INCOMING or CANCEL_BOTH, not '"
+                + values.get("selfTradePrevention") + "'");
+        }
+        c.setAccountLimits(account, limit(values, "maxOrderQuantity", Command.MAX_QUANTITY),
+            limit(values, "maxOrderNotional", Long.MAX_VALUE), (int) limit(values, "maxOpenOrders", Integer.MAX_VALUE), mode);
+    }
+
+    private static long limit(final Map<String, String> values, final String key, final long max) {
+        final String text = values.get(key);
+        if (!WHOLE.matcher(text).matches() || text.length() > 19 || new BigDecimal(text).compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new Args.UsageException(key + " must be a whole number 0.." + max + " (0 = no limit), not '" + text + "'");
+        }
+        return Long.parseLong(text);
+    }
+
+    /** "5s", "500ms" or plain seconds. */
+    static long duration(final String text) {
+        final boolean millis = text.endsWith("ms");
+        final int unit = millis ? 2 : text.endsWith("s") ? 1 : 0;
+        final String digits = text.substring(0, text.length() - unit);
+        if (!WHOLE.matcher(digits).matches() || digits.length() > 9) {
+            throw new Args.UsageException("--timeout must be like 5s or 500ms, not '" + text + "'");
+        }
+        final long n = Long.parseLong(digits);
+        return millis ? n * 1_000_000L : n * 1_000_000_000L;
+    }
+
+    private static String describe(final long nanos) {
+        return nanos % 1_000_000_000L == 0 ? nanos / 1_000_000_000L + "s" : nanos / 1_000_000L + "ms";
+    }
+
+    private static String describeTarget(final Command c) {
+        return switch (c.type) {
+            case HALT, RESUME -> " symbol " + c.symbol;
+            case END_OF_DAY -> c.symbol == Command.ALL_SYMBOLS ? " all symbols" : " symbol " + c.symbol;
+            case KILL_SWITCH_ON, KILL_SWITCH_OFF -> " account " + c.account;
+            case SET_REFERENCE_PRICE -> " symbol " + c.symbol + " price " + c.price + " ticks";
+            case SET_ACCOUNT_LIMITS -> " account " + c.account + " maxOrderQuantity=" + c.maxOrderQuantity + " maxOrderNotional="
+                + c.maxOrderNotional + " maxOpenOrders=" + c.maxOpenOrders + " selfTradePrevention=" + c.selfTradePrevention;
+            default -> "";
+        };
+    }
+}
