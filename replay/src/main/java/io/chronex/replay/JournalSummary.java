@@ -48,9 +48,14 @@ public final class JournalSummary {
     }
 
     public static void main(final String[] argv) {
-        Tool.run("journal-summary", USAGE, () -> {
+        System.exit(exitCode(argv));
+    }
+
+    /** The tool without leaving the JVM: its exit code. Reads only: the queues are opened read-only, nothing is created. */
+    static int exitCode(final String[] argv) {
+        return Tool.exitCode("journal-summary", USAGE, () -> {
             final Args args = Args.parse(argv, "--data-dir");
-            final Summary summary = summarize(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))));
+            final Summary summary = summarize(DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data"))));
             if (summary.unreadable() > 0) {
                 System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");
             }

@@ -39,7 +39,7 @@ public final class LatencyReport {
         Tool.run("latency-report", USAGE, () -> {
             final Args args = Args.parse(argv, "--data-dir", "--skip");
             final long skip = args.number("--skip", 0, 0, Long.MAX_VALUE);
-            report(DataDirectory.openForTool(args.path("--data-dir", Path.of("data"))), skip, System.out);
+            report(DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data"))), skip, System.out);
             return 0;
         });
     }

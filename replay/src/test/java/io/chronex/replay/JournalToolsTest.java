@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** journal-summary catches missing and duplicate answers; latency-report survives any hop length. */
@@ -57,6 +58,34 @@ class JournalToolsTest {
         try (DocumentContext dc = appender.writingDocument()) {
             EventCodec.write(dc.wire().bytes(), header, result);
         }
+    }
+
+    /** A reader creates nothing and changes nothing: a mistyped --data-dir is an error, and a real one keeps every file as it was. */
+    @Test
+    void summaryReadsWithoutCreatingOrChangingAnything() throws Exception {
+        final Path missing = tmp.resolve("no-such-dir");
+        assertEquals(2, JournalSummary.exitCode(new String[] {"--data-dir", missing.toString()}));
+        assertFalse(java.nio.file.Files.exists(missing), "journal-summary created the directory it was asked to read");
+        final Path dir = tmp.resolve("d2");
+        final DataDirectory data = DataDirectory.open(dir);
+        appendCommands(data, 3);
+        try (SingleChronicleQueue events = data.events()) {
+            events.createAppender();
+        }
+        final java.util.Map<Path, String> before = fingerprint(dir);
+        assertEquals(0, JournalSummary.exitCode(new String[] {"--data-dir", dir.toString()}));
+        assertEquals(before, fingerprint(dir), "journal-summary changed files it only had to read");
+    }
+
+    private static java.util.Map<Path, String> fingerprint(final Path dir) throws java.io.IOException {
+        final java.util.Map<Path, String> files = new java.util.TreeMap<>();
+        try (java.util.stream.Stream<Path> walk = java.nio.file.Files.walk(dir)) {
+            for (final Path p : (Iterable<Path>) walk.filter(java.nio.file.Files::isRegularFile)::iterator) {
+                final byte[] bytes = java.nio.file.Files.readAllBytes(p);
+                files.put(p, java.nio.file.Files.getLastModifiedTime(p) + " " + java.util.Arrays.hashCode(bytes));
+            }
+        }
+        return files;
     }
 
     @Test
