@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  */
 public final class Monitor implements AutoCloseable {
     static final String USAGE = """
-        Usage: bin/monitor --data-dir DIR [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
+        Usage: bin/monitor --data-dir DIR [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000] [--hlog FILE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
         there) and prints a status block: per-hop latency percentiles, throughput, backlog, accepted and
@@ -44,6 +44,8 @@ public final class Monitor implements AutoCloseable {
           --once                read what is there, print one block of everything read and exit 0 (scripts, CI)
           --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
           --alert-backlog-ms N  alert when the oldest unanswered command has waited longer (default 1000)
+          --hlog FILE           also write each interval's per-hop histograms to FILE, an HdrHistogram interval log
+                                (one tag per hop: gateway, journal, match, events, total), for HistogramLogProcessor
         """;
     /** Excerpts read per queue between looks at the clock, so a big history does not delay a block for long. */
     private static final int BATCH = 10_000;
@@ -55,6 +57,7 @@ public final class Monitor implements AutoCloseable {
     private final List<SingleChronicleQueue> opened = new ArrayList<>();
     private CommandTail commands;
     private EventTail events;
+    private HopLog hopLog;
 
     public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
         this.data = data;
@@ -68,7 +71,8 @@ public final class Monitor implements AutoCloseable {
 
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--interval", "--config", "--alert-backlog-ms"), Set.of("--once"), 0);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--interval", "--config", "--alert-backlog-ms", "--hlog"),
+            Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
         final Map<Integer, SymbolSpec> symbols = new TreeMap<>();
@@ -76,10 +80,15 @@ public final class Monitor implements AutoCloseable {
             EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));
         }
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
-        try (Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs))) {
+        final String hlog = args.string("--hlog", null);
+        // The log first: its base time must not be later than the recorders' first interval starts (HdrHistogram's log
+        // processor skips intervals that start before the log does).
+        try (HopLog log = hlog == null ? null : new HopLog(Path.of(hlog), System.currentTimeMillis());
+             Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs))) {
+            monitor.hopLog = log;
             if (args.flag("--once")) {
                 monitor.readAll();
-                monitor.model.rollInterval();
+                monitor.roll();
                 out.print(monitor.block(0));
                 out.flush();
                 return 0;
@@ -109,6 +118,14 @@ public final class Monitor implements AutoCloseable {
         return (long) (seconds * 1e9);
     }
 
+    /** Ends an interval, and writes its histograms to the --hlog file if there is one. */
+    private void roll() {
+        model.rollInterval();
+        if (hopLog != null) {
+            hopLog.write(model.latencies());
+        }
+    }
+
     /** Prints a block every interval until the process is stopped (Ctrl-C, SIGTERM). */
     private void loop(final long intervalNanos, final PrintStream out) throws InterruptedException {
         // Clears the screen, like top, only when a person watches; a log or a pipe gets the blocks one after another.
@@ -118,7 +135,7 @@ public final class Monitor implements AutoCloseable {
             final int read = readSome();
             final long now = System.nanoTime();
             if (now - next >= 0) {
-                model.rollInterval();
+                roll();
                 final double seconds = (intervalNanos + (now - next)) / 1e9;
                 out.print((terminal ? "\033[H\033[2J" : "\n") + block(seconds));
                 out.flush();
