@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.testing.Await;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.queues.CommandCodec;
@@ -200,11 +201,8 @@ class GatewayClOrdIdTest {
         assertEquals(LONGEST, canceled.getString(OrigClOrdID.FIELD));
     }
 
-    private static void awaitLoggedOnAgain(final QfjClient client) throws InterruptedException {
-        final long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!(client.loggedOn && client.events.contains("logout")) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
+    private static void awaitLoggedOnAgain(final QfjClient client) throws Exception {
+        Await.until("the QuickFIX/J client logged out and on again", 30, () -> client.loggedOn && client.events.contains("logout"));
         client.awaitLogon();
     }
 

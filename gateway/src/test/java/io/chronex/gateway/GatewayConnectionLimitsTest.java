@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.testing.Await;
 import com.sun.tools.attach.VirtualMachine;
 import io.chronex.testing.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
@@ -173,12 +174,8 @@ class GatewayConnectionLimitsTest {
      * and returns the reasons.
      */
     private List<String> awaitDisconnects(final int expected) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        List<String> reasons = disconnectsOfIdleSockets();
-        while (reasons.size() < expected && System.nanoTime() < deadline) {
-            Thread.sleep(20); // poll interval; the deadline bounds the wait
-            reasons = disconnectsOfIdleSockets();
-        }
+        Await.until(expected + " idle sockets cut, by the gateway's log", 30, () -> disconnectsOfIdleSockets().size() >= expected);
+        final List<String> reasons = disconnectsOfIdleSockets();
         assertEquals(expected, reasons.size(), "idle sockets the gateway cut: " + reasons + "\n" + exchange.gatewayLog());
         return reasons;
     }

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.testing.Await;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -7,7 +8,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -208,12 +208,10 @@ class GatewayFlowTest {
     }
 
     private static void awaitLog(final String text) throws Exception {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!exchange.gatewayLog().contains(text)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("no line with '" + text + "' in the gateway's log:\n" + tail(exchange.gatewayLog()));
-            }
-            Thread.sleep(50);
+        try {
+            Await.until("a line with '" + text + "' in the gateway's log", 60, () -> exchange.gatewayLog().contains(text));
+        } catch (final AssertionError e) {
+            throw new AssertionError(e.getMessage() + ":\n" + tail(exchange.gatewayLog()), e);
         }
     }
 

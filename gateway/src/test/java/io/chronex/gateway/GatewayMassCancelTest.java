@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.testing.Await;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.FailedEventsFile;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -129,13 +130,11 @@ class GatewayMassCancelTest {
                 index = appender.lastIndexAppended();
             }
             final Path file = exchange.data.resolve("gateways/1/failed-events");
-            final long deadline = System.nanoTime() + 60_000_000_000L;
-            FailedEventsFile.Snapshot failed = FailedEventsFile.read(file);
-            while (failed == null || failed.count() == 0) {
-                assertTrue(System.nanoTime() < deadline, "no failed event published");
-                Thread.sleep(50);
-                failed = FailedEventsFile.read(file);
-            }
+            Await.until("a failed event published in " + file, 60, () -> {
+                final FailedEventsFile.Snapshot published = FailedEventsFile.read(file);
+                return published != null && published.count() > 0;
+            });
+            final FailedEventsFile.Snapshot failed = FailedEventsFile.read(file);
             assertEquals(1, failed.count());
             assertEquals(index, failed.lastEventsIndex());
             assertTrue(failed.reason().contains("cannot be read"), failed.reason());

@@ -7,8 +7,10 @@ import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.runtime.Args;
+import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -127,9 +129,10 @@ public final class Monitor implements AutoCloseable {
     }
 
     /** Prints a block every interval until the process is stopped (Ctrl-C, SIGTERM). */
-    private void loop(final long intervalNanos, final PrintStream out) throws InterruptedException {
+    private void loop(final long intervalNanos, final PrintStream out) {
         // Clears the screen, like top, only when a person watches; a log or a pipe gets the blocks one after another.
         final boolean terminal = System.console() != null && out == System.out;
+        final IdleStrategy idle = IdleStrategies.byName("backoff");
         long next = System.nanoTime() + intervalNanos;
         while (!Thread.currentThread().isInterrupted()) {
             final int read = readSome();
@@ -140,10 +143,10 @@ public final class Monitor implements AutoCloseable {
                 out.print((terminal ? "\033[H\033[2J" : "\n") + block(seconds));
                 out.flush();
                 next = now + intervalNanos;
-            } else if (read == 0) {
-                // Nothing new: a reader may be late by a millisecond; it must not take a core from the engine.
-                TimeUnit.MILLISECONDS.sleep(1);
             }
+            // Nothing new: the project's back-off (spin, yield, then park up to 1 ms), so a reader never takes a core
+            // from the engine; reset as soon as something is read.
+            idle.idle(read);
         }
     }
 
