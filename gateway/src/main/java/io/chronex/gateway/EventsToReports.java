@@ -119,7 +119,7 @@ final class EventsToReports {
             }
         }
         // Orders journalled before a restart and answered after it count as received too.
-        Recovery.rememberNewOrder(result, sessionsByAccount, received);
+        received.remember(result, sessionsByAccount);
         reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
             header.hops.engineAppendNanos);
     }

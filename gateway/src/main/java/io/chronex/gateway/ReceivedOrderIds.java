@@ -1,5 +1,8 @@
 package io.chronex.gateway;
 
+import io.chronex.api.CommandType;
+import io.chronex.api.Result;
+import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.collections.LongHashSet;
 
 /**
@@ -33,6 +36,13 @@ final class ReceivedOrderIds {
         ring[next] = key;
         next = (next + 1) & (CAPACITY - 1);
         keys.add(key);
+    }
+
+    /** The answer to a new order from one of this gateway's sessions (sessions by account) is remembered; others are not. */
+    void remember(final Result r, final Long2ObjectHashMap<FixSession> sessionsByAccount) {
+        if (r.commandType == CommandType.NEW_ORDER && r.clientOrderId != 0 && sessionsByAccount.containsKey(r.account)) {
+            add(r.account, r.clientOrderId);
+        }
     }
 
     boolean contains(final long account, final long clientOrderId) {

@@ -1,6 +1,5 @@
 package io.chronex.gateway;
 
-import io.chronex.api.CommandType;
 import io.chronex.api.Result;
 import io.chronex.gateway.session.InboundSequenceScan;
 import io.chronex.gateway.session.OutboundStore;
@@ -122,7 +121,7 @@ final class Recovery {
                 }
                 if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
                     reports.track(result);
-                    rememberNewOrder(result, sessionsByAccount, received);
+                    received.remember(result, sessionsByAccount);
                     tracked++;
                 }
             }
@@ -141,13 +140,6 @@ final class Recovery {
             events.readingDocument().close();
         }
         return tracked;
-    }
-
-    /** A new order from one of our sessions: a PossDup copy of it must not be executed again. */
-    static void rememberNewOrder(final Result r, final Long2ObjectHashMap<FixSession> sessionsByAccount, final ReceivedOrderIds ids) {
-        if (r.commandType == CommandType.NEW_ORDER && r.clientOrderId != 0 && sessionsByAccount.containsKey(r.account)) {
-            ids.add(r.account, r.clientOrderId);
-        }
     }
 
     /** Inbound sequence numbers: the state file, then any journalled message it may have missed. */
