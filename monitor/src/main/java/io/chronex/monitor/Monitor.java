@@ -1,6 +1,7 @@
 package io.chronex.monitor;
 
 import io.chronex.api.SymbolSpec;
+import io.chronex.monitor.web.WebServer;
 import io.chronex.queues.CommandTail;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
@@ -15,6 +16,7 @@ import org.agrona.concurrent.IdleStrategy;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -35,13 +37,17 @@ import java.util.stream.Stream;
  */
 public final class Monitor implements AutoCloseable {
     static final String USAGE = """
-        Usage: bin/monitor --data-dir DIR [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000] [--hlog FILE]
+        Usage: bin/monitor --data-dir DIR [--http HOST:PORT] [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
+                           [--hlog FILE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
         there) and prints a status block: per-hop latency percentiles, throughput, backlog, accepted and
         rejected commands, trades, every symbol's best bid and ask, the engine's and gateways' liveness,
         and alerts.
 
+          --http HOST:PORT      serve a live page instead of printing blocks: http://HOST:PORT/ (charts, books, alerts), plus
+                                /api/state (the same figures as JSON) and /metrics (Prometheus text); port 0 picks a free
+                                port; prints the address. 127.0.0.1 keeps it on this host; 0.0.0.0 serves every interface
           --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval and since start
           --once                read what is there, print one block of everything read and exit 0 (scripts, CI)
           --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
@@ -60,6 +66,8 @@ public final class Monitor implements AutoCloseable {
     private CommandTail commands;
     private EventTail events;
     private HopLog hopLog;
+    private WebServer web;
+    private final History history = new History();
 
     public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
         this.data = data;
@@ -73,7 +81,7 @@ public final class Monitor implements AutoCloseable {
 
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--interval", "--config", "--alert-backlog-ms", "--hlog"),
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms", "--hlog"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
@@ -83,6 +91,10 @@ public final class Monitor implements AutoCloseable {
         }
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
         final String hlog = args.string("--hlog", null);
+        final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
+        if (http != null && args.flag("--once")) {
+            throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
+        }
         // The log first: its base time must not be later than the recorders' first interval starts (HdrHistogram's log
         // processor skips intervals that start before the log does).
         try (HopLog log = hlog == null ? null : new HopLog(Path.of(hlog), System.currentTimeMillis());
@@ -95,8 +107,47 @@ public final class Monitor implements AutoCloseable {
                 out.flush();
                 return 0;
             }
-            monitor.loop(intervalNanos, out);
+            if (http == null) {
+                monitor.loop(intervalNanos, out);
+                return 0;
+            }
+            try (WebServer web = serve(http)) {
+                monitor.web = web;
+                out.println("monitor: serving http://" + web.address().getHostString() + ":" + web.address().getPort()
+                    + "/ (live page; /api/state JSON, /metrics Prometheus) for " + data.root());
+                out.flush();
+                monitor.loop(intervalNanos, out);
+            }
             return 0;
+        }
+    }
+
+    /** HOST:PORT for --http (an IPv6 host in brackets); the port may be 0 (any free port). */
+    static InetSocketAddress address(final String text) {
+        final int colon = text.lastIndexOf(':');
+        final String host = colon <= 0 ? "" : text.substring(0, colon).replaceAll("^\\[(.*)]$", "$1");
+        final int port;
+        try {
+            port = colon < 0 ? -1 : Integer.parseInt(text.substring(colon + 1));
+        } catch (final NumberFormatException e) {
+            throw new Args.UsageException("--http needs HOST:PORT such as 127.0.0.1:8080, not '" + text + "'");
+        }
+        if (host.isEmpty() || port < 0 || port > 65_535) {
+            throw new Args.UsageException("--http needs HOST:PORT such as 127.0.0.1:8080 (port 0..65535), not '" + text + "'");
+        }
+        final InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new Args.UsageException("--http: unknown host '" + host + "'");
+        }
+        return address;
+    }
+
+    private static WebServer serve(final InetSocketAddress address) {
+        try {
+            return new WebServer(address);
+        } catch (final IOException e) {
+            throw new Args.UsageException("--http " + address.getHostString() + ":" + address.getPort() + ": cannot listen there: "
+                + e.getMessage());
         }
     }
 
@@ -140,8 +191,14 @@ public final class Monitor implements AutoCloseable {
             if (now - next >= 0) {
                 roll();
                 final double seconds = (intervalNanos + (now - next)) / 1e9;
-                out.print((terminal ? "\033[H\033[2J" : "\n") + block(seconds));
-                out.flush();
+                final StatusBlock.View view = view(seconds);
+                if (web == null) {
+                    out.print((terminal ? "\033[H\033[2J" : "\n") + StatusBlock.render(model, view));
+                    out.flush();
+                } else {
+                    history.add(view.now().toEpochMilli() / 1e3, seconds, model, view.backlogAgeNanos());
+                    web.publish(StateJson.render(model, view, history), MetricsText.render(model, view));
+                }
                 next = now + intervalNanos;
             }
             // Nothing new: the project's back-off (spin, yield, then park up to 1 ms), so a reader never takes a core
@@ -188,10 +245,14 @@ public final class Monitor implements AutoCloseable {
 
     /** The status block now, {@code intervalSeconds} being the last interval's length (0 for --once). */
     String block(final double intervalSeconds) {
-        final StatusBlock.View view = new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
+        return StatusBlock.render(model, view(intervalSeconds));
+    }
+
+    /** Everything the faces show besides the model, read now: the processes' status, the backlog's age. */
+    private StatusBlock.View view(final double intervalSeconds) {
+        return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable());
-        return StatusBlock.render(model, view);
     }
 
     private static long epochNanos() {

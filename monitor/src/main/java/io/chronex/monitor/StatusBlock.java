@@ -46,7 +46,8 @@ public final class StatusBlock {
         return out.toString();
     }
 
-    private static List<String> alerts(final MonitorModel model, final View view) {
+    /** The alerts now, in the words the block and the page show them; empty when all is well. */
+    static List<String> alerts(final MonitorModel model, final View view) {
         final List<String> alerts = new ArrayList<>();
         if (view.backlogAgeNanos() > view.alertBacklogNanos()) {
             alerts.add(String.format(Locale.ROOT, "BACKLOG AGE %.3f s > %.3f s", view.backlogAgeNanos() / 1e9,
@@ -68,16 +69,18 @@ public final class StatusBlock {
         return alerts;
     }
 
-    private static void processes(final StringBuilder out, final MonitorModel model, final View view) {
-        final String progress;
+    /** What the engine did in the last interval: progressing, idle or STALLED; with one read, how far it answered. */
+    static String engineProgress(final MonitorModel model, final View view) {
         if (view.intervalSeconds() == 0) {
-            progress = "answered up to journal index " + hex(model.backlog().lastAnswered());
+            return "answered up to journal index " + hex(model.backlog().lastAnswered());
         } else if (model.lastIntervalEvents() > 0) {
-            progress = "progressing (" + model.lastIntervalEvents() + " results in the interval)";
-        } else {
-            progress = model.backlog().count() > 0 ? "STALLED (no result in the interval, commands waiting)" : "idle (nothing waiting)";
+            return "progressing (" + model.lastIntervalEvents() + " results in the interval)";
         }
-        line(out, "engine   %s, %s", view.engine().describe(), progress);
+        return model.backlog().count() > 0 ? "STALLED (no result in the interval, commands waiting)" : "idle (nothing waiting)";
+    }
+
+    private static void processes(final StringBuilder out, final MonitorModel model, final View view) {
+        line(out, "engine   %s, %s", view.engine().describe(), engineProgress(model, view));
         for (final GatewayView g : view.gateways()) {
             final FailedEventsFile.Snapshot failed = g.failed();
             line(out, "gateway %d  %s, %d commands appended%s, failed events %s", g.id(), g.status().describe(),
@@ -160,7 +163,8 @@ public final class StatusBlock {
             ? BigDecimal.valueOf(price, digits).toPlainString() : Long.toString(price);
     }
 
-    private static String name(final View view, final int symbol) {
+    /** The symbol's name from the configuration, or #id. */
+    static String name(final View view, final int symbol) {
         final SymbolSpec spec = view.symbols().get(symbol);
         return spec == null || spec.name() == null || spec.name().isBlank() ? "#" + symbol : spec.name();
     }
@@ -170,7 +174,7 @@ public final class StatusBlock {
     }
 
     /** Chronicle indices read best in hex (cycle in the high bits, sequence in the low). */
-    private static String hex(final long index) {
+    static String hex(final long index) {
         return index < 0 ? "-" : "0x" + Long.toHexString(index);
     }
 

@@ -1,0 +1,153 @@
+package io.chronex.monitor;
+
+import io.chronex.api.RejectReason;
+import io.chronex.api.Side;
+import org.HdrHistogram.Histogram;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The {@code /metrics} face of the monitor: Prometheus' text exposition format (version 0.0.4).
+ * Names carry their unit (seconds, commands, lots); the hop, window, quantile, symbol, reason and
+ * role are labels. Counters are totals since the monitor started reading (it reads both queues from
+ * their beginning, so they are the queues' totals); quantiles are gauges over a window, as the
+ * monitor computes them, not Prometheus summaries (those would need a running sum).
+ */
+public final class MetricsText {
+    private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 1.0};
+
+    private MetricsText() {
+    }
+
+    public static String render(final MonitorModel model, final StatusBlock.View view) {
+        final StringBuilder out = new StringBuilder(8192);
+        final double seconds = view.intervalSeconds();
+        help(out, "chronex_up", "gauge", "1 when the process's pid file names a live process, 0 when it names a dead one or is missing");
+        sample(out, "chronex_up", "role=\"engine\"", view.engine().alive() ? 1 : 0);
+        for (final StatusBlock.GatewayView g : view.gateways()) {
+            sample(out, "chronex_up", "role=\"gateway\",gateway=\"" + g.id() + "\"", g.status().alive() ? 1 : 0);
+        }
+        help(out, "chronex_commands_total", "counter", "commands read from the journal");
+        sample(out, "chronex_commands_total", "", model.commands());
+        help(out, "chronex_events_total", "counter", "results read from the events queue");
+        sample(out, "chronex_events_total", "", model.events());
+        help(out, "chronex_gateway_commands_total", "counter", "commands a gateway appended to the journal");
+        for (final StatusBlock.GatewayView g : view.gateways()) {
+            sample(out, "chronex_gateway_commands_total", "gateway=\"" + g.id() + "\"", model.commandsFromGateway(g.id()));
+        }
+        help(out, "chronex_commands_per_second", "gauge", "commands read per second over the last interval");
+        sample(out, "chronex_commands_per_second", "", seconds == 0 ? 0 : model.lastIntervalCommands() / seconds);
+        help(out, "chronex_events_per_second", "gauge", "results read per second over the last interval");
+        sample(out, "chronex_events_per_second", "", seconds == 0 ? 0 : model.lastIntervalEvents() / seconds);
+        help(out, "chronex_backlog_commands", "gauge", "commands in the journal the engine has not answered");
+        sample(out, "chronex_backlog_commands", "", model.backlog().count());
+        help(out, "chronex_backlog_age_seconds", "gauge", "how long the oldest unanswered command has waited (NaN: no timestamp)");
+        sample(out, "chronex_backlog_age_seconds", "", view.backlogAgeNanos() < 0 ? Double.NaN : view.backlogAgeNanos() / 1e9);
+        help(out, "chronex_alerts", "gauge", "alerts raised now (the page and the status block list them)");
+        sample(out, "chronex_alerts", "", StatusBlock.alerts(model, view).size());
+        results(out, model, view);
+        latency(out, model);
+        books(out, model, view);
+        return out.toString();
+    }
+
+    private static void results(final StringBuilder out, final MonitorModel model, final StatusBlock.View view) {
+        final Counters c = model.counters();
+        help(out, "chronex_accepted_total", "counter", "commands the engine accepted");
+        sample(out, "chronex_accepted_total", "", c.accepted());
+        help(out, "chronex_rejected_total", "counter", "commands the engine rejected, by reason");
+        for (final RejectReason reason : RejectReason.values()) {
+            if (reason != RejectReason.NONE) {
+                sample(out, "chronex_rejected_total", "reason=\"" + reason.name() + "\"", c.rejects(reason));
+            }
+        }
+        help(out, "chronex_trades_total", "counter", "trades, by symbol");
+        for (final Map.Entry<Integer, Counters.SymbolTrading> e : c.trading().entrySet()) {
+            sample(out, "chronex_trades_total", symbol(view, e.getKey()), e.getValue().trades);
+        }
+        help(out, "chronex_traded_lots_total", "counter", "traded quantity in lots, by symbol");
+        for (final Map.Entry<Integer, Counters.SymbolTrading> e : c.trading().entrySet()) {
+            sample(out, "chronex_traded_lots_total", symbol(view, e.getKey()), e.getValue().volume);
+        }
+    }
+
+    private static void latency(final StringBuilder out, final MonitorModel model) {
+        help(out, "chronex_hop_latency_seconds", "gauge",
+            "hop latency quantile (1 = max) over a window: interval (the last one) or start (since the monitor started)");
+        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+            quantiles(out, hop, "interval", model.latencies().interval(hop));
+            quantiles(out, hop, "start", model.latencies().sinceStart(hop));
+        }
+        help(out, "chronex_hop_latency_count", "gauge", "results whose hop was recorded in the window");
+        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"interval\"",
+                model.latencies().interval(hop).getTotalCount());
+            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"start\"",
+                model.latencies().sinceStart(hop).getTotalCount());
+        }
+    }
+
+    private static void quantiles(final StringBuilder out, final HopLatencies.Hop hop, final String window, final Histogram h) {
+        for (final double q : QUANTILES) {
+            final double nanos = h.getTotalCount() == 0 ? Double.NaN : q == 1.0 ? h.getMaxValue() : h.getValueAtPercentile(q * 100);
+            sample(out, "chronex_hop_latency_seconds", "hop=\"" + hop.label + "\",window=\"" + window + "\",quantile=\""
+                + (q == 1.0 ? "1" : Double.toString(q)) + "\"", nanos / 1e9);
+        }
+    }
+
+    /** Best prices in the symbol's units when the configuration gives them, else in ticks; absent when a side is empty. */
+    private static void books(final StringBuilder out, final MonitorModel model, final StatusBlock.View view) {
+        help(out, "chronex_book_best_price", "gauge", "best bid and ask price, by symbol and side");
+        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+            for (final Side side : Side.values()) {
+                final Map.Entry<Long, Books.Level> best = e.getValue().best(side);
+                if (best != null) {
+                    out.append("chronex_book_best_price{").append(bookLabels(view, e.getKey(), side)).append("} ")
+                        .append(StatusBlock.price(view, e.getKey(), best.getKey())).append('\n');
+                }
+            }
+        }
+        // Each metric's samples in one group after its TYPE line, as the format requires.
+        help(out, "chronex_book_levels", "gauge", "price levels, by symbol and side");
+        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+            for (final Side side : Side.values()) {
+                sample(out, "chronex_book_levels", bookLabels(view, e.getKey(), side), e.getValue().levels(side).size());
+            }
+        }
+    }
+
+    private static String bookLabels(final StatusBlock.View view, final int symbol, final Side side) {
+        return symbol(view, symbol) + ",side=\"" + (side == Side.BUY ? "bid" : "ask") + "\"";
+    }
+
+    private static String symbol(final StatusBlock.View view, final int symbol) {
+        return "symbol=\"" + escape(StatusBlock.name(view, symbol)) + "\"";
+    }
+
+    /** A label value as the format requires: backslash, double quote and line feed escaped. */
+    static String escape(final String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    private static void help(final StringBuilder out, final String name, final String type, final String help) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+        out.append("# TYPE ").append(name).append(' ').append(type).append('\n');
+    }
+
+    private static void sample(final StringBuilder out, final String name, final String labels, final double value) {
+        out.append(name);
+        if (!labels.isEmpty()) {
+            out.append('{').append(labels).append('}');
+        }
+        out.append(' ');
+        if (Double.isNaN(value)) {
+            out.append("NaN");
+        } else if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            out.append((long) value);
+        } else {
+            out.append(String.format(Locale.ROOT, "%.9g", value));
+        }
+        out.append('\n');
+    }
+}

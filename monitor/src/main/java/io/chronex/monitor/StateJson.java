@@ -1,0 +1,270 @@
+package io.chronex.monitor;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.chronex.api.RejectReason;
+import io.chronex.api.Side;
+import io.chronex.queues.FailedEventsFile;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+/**
+ * The page's and {@code /api/state}'s face of the monitor: the same figures as the status block
+ * (alerts and engine progress are the block's own words), plus the percentile distribution per hop
+ * and the recent history, as one JSON document per interval. Written with Jackson's streaming
+ * generator: no reflection, and every string escaped as JSON requires.
+ */
+public final class StateJson {
+    /**
+     * The distribution's points: x = 1/(1-p), 10^(k/4) for k = 0..24, so p runs from 0 to 99.9999 %
+     * at four points per decade of the log 1/(1-p) axis (the HdrHistogram plotting convention).
+     */
+    static final double[] PERCENTILES = new double[25];
+    /** Book levels per side in the document: the page shows the top of the book, not all of it. */
+    static final int DEPTH = 10;
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final HopLatencies.Hop[] HOPS = HopLatencies.Hop.values();
+
+    static {
+        for (int k = 0; k < PERCENTILES.length; k++) {
+            PERCENTILES[k] = 100.0 * (1.0 - Math.pow(10, -k / 4.0));
+        }
+    }
+
+    private StateJson() {
+    }
+
+    /** The whole state as one JSON object. */
+    public static String render(final MonitorModel model, final StatusBlock.View view, final History history) {
+        final StringWriter text = new StringWriter(16_384);
+        try (JsonGenerator g = JSON.createGenerator(text)) {
+            g.writeStartObject();
+            g.writeNumberField("time", view.now().toEpochMilli());
+            g.writeStringField("dataDir", view.dataDir().toString());
+            g.writeNumberField("intervalSeconds", view.intervalSeconds());
+            g.writeArrayFieldStart("alerts");
+            for (final String alert : StatusBlock.alerts(model, view)) {
+                g.writeString(alert);
+            }
+            g.writeEndArray();
+            processes(g, model, view);
+            flow(g, model, view);
+            results(g, model, view);
+            latency(g, model);
+            books(g, model, view);
+            history(g, history);
+            g.writeEndObject();
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e); // a StringWriter does not fail
+        }
+        return text.toString();
+    }
+
+    private static void processes(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        g.writeObjectFieldStart("engine");
+        g.writeStringField("state", view.engine().state().name());
+        g.writeNumberField("pid", view.engine().pid());
+        g.writeStringField("status", view.engine().describe());
+        g.writeStringField("progress", StatusBlock.engineProgress(model, view));
+        g.writeStringField("lastAnswered", StatusBlock.hex(model.backlog().lastAnswered()));
+        g.writeEndObject();
+        g.writeArrayFieldStart("gateways");
+        for (final StatusBlock.GatewayView gateway : view.gateways()) {
+            g.writeStartObject();
+            g.writeNumberField("id", gateway.id());
+            g.writeStringField("state", gateway.status().state().name());
+            g.writeNumberField("pid", gateway.status().pid());
+            g.writeStringField("status", gateway.status().describe());
+            g.writeNumberField("commands", model.commandsFromGateway(gateway.id()));
+            g.writeNumberField("commandsInInterval", model.lastIntervalCommandsFromGateway(gateway.id()));
+            final FailedEventsFile.Snapshot failed = gateway.failed();
+            g.writeNumberField("failedEvents", failed == null ? 0 : failed.count());
+            if (failed != null && failed.count() > 0) {
+                g.writeStringField("lastFailure", failed.reason());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void flow(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        final double seconds = view.intervalSeconds();
+        g.writeObjectFieldStart("flow");
+        g.writeNumberField("commands", model.commands());
+        g.writeNumberField("events", model.events());
+        g.writeNumberField("commandsPerSecond", seconds == 0 ? 0 : model.lastIntervalCommands() / seconds);
+        g.writeNumberField("eventsPerSecond", seconds == 0 ? 0 : model.lastIntervalEvents() / seconds);
+        g.writeEndObject();
+        g.writeObjectFieldStart("backlog");
+        g.writeNumberField("commands", model.backlog().count());
+        if (view.backlogAgeNanos() < 0) {
+            g.writeNullField("ageMs"); // the oldest waiting command carried no timestamp
+        } else {
+            g.writeNumberField("ageMs", view.backlogAgeNanos() / 1e6);
+        }
+        g.writeNumberField("alertAgeMs", view.alertBacklogNanos() / 1e6);
+        g.writeEndObject();
+    }
+
+    private static void results(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        final Counters c = model.counters();
+        g.writeObjectFieldStart("results");
+        g.writeNumberField("accepted", c.accepted());
+        g.writeNumberField("rejected", c.rejectsTotal());
+        g.writeObjectFieldStart("rejects");
+        for (final RejectReason reason : RejectReason.values()) {
+            if (reason != RejectReason.NONE && c.rejects(reason) > 0) {
+                g.writeNumberField(reason.name(), c.rejects(reason));
+            }
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+        g.writeArrayFieldStart("trades");
+        for (final Map.Entry<Integer, Counters.SymbolTrading> e : c.trading().entrySet()) {
+            g.writeStartObject();
+            g.writeStringField("symbol", StatusBlock.name(view, e.getKey()));
+            g.writeNumberField("trades", e.getValue().trades);
+            g.writeNumberField("volume", e.getValue().volume);
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** Per hop: the last interval's and since start's percentiles (µs), and the since-start distribution for the plot. */
+    private static void latency(final JsonGenerator g, final MonitorModel model) throws IOException {
+        g.writeObjectFieldStart("latency");
+        g.writeArrayFieldStart("hops");
+        for (final HopLatencies.Hop hop : HOPS) {
+            g.writeString(hop.label);
+        }
+        g.writeEndArray();
+        g.writeObjectFieldStart("interval");
+        for (final HopLatencies.Hop hop : HOPS) {
+            percentiles(g, hop.label, model.latencies().interval(hop));
+        }
+        g.writeEndObject();
+        g.writeObjectFieldStart("sinceStart");
+        for (final HopLatencies.Hop hop : HOPS) {
+            percentiles(g, hop.label, model.latencies().sinceStart(hop));
+        }
+        g.writeEndObject();
+        g.writeObjectFieldStart("distribution");
+        g.writeArrayFieldStart("percentile");
+        for (final double p : PERCENTILES) {
+            g.writeNumber(p);
+        }
+        g.writeEndArray();
+        for (final HopLatencies.Hop hop : HOPS) {
+            final Histogram h = model.latencies().sinceStart(hop);
+            g.writeArrayFieldStart(hop.label);
+            for (final double p : PERCENTILES) {
+                if (h.getTotalCount() == 0) {
+                    g.writeNull();
+                } else {
+                    g.writeNumber(h.getValueAtPercentile(p) / 1e3);
+                }
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void percentiles(final JsonGenerator g, final String name, final Histogram h) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeNumberField("n", h.getTotalCount());
+        final boolean empty = h.getTotalCount() == 0;
+        g.writeNumberField("p50", empty ? 0 : h.getValueAtPercentile(50) / 1e3);
+        g.writeNumberField("p90", empty ? 0 : h.getValueAtPercentile(90) / 1e3);
+        g.writeNumberField("p99", empty ? 0 : h.getValueAtPercentile(99) / 1e3);
+        g.writeNumberField("p999", empty ? 0 : h.getValueAtPercentile(99.9) / 1e3);
+        g.writeNumberField("max", h.getMaxValue() / 1e3);
+        g.writeEndObject();
+    }
+
+    private static void books(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        g.writeArrayFieldStart("books");
+        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+            g.writeStartObject();
+            g.writeStringField("symbol", StatusBlock.name(view, e.getKey()));
+            for (final Side side : Side.values()) {
+                final Map<Long, Books.Level> levels = e.getValue().levels(side);
+                g.writeNumberField(side == Side.BUY ? "bidLevels" : "askLevels", levels.size());
+                g.writeArrayFieldStart(side == Side.BUY ? "bids" : "asks");
+                int shown = 0;
+                for (final Map.Entry<Long, Books.Level> level : levels.entrySet()) {
+                    if (shown++ == DEPTH) {
+                        break;
+                    }
+                    g.writeStartObject();
+                    g.writeStringField("price", StatusBlock.price(view, e.getKey(), level.getKey()));
+                    g.writeNumberField("quantity", level.getValue().quantity());
+                    g.writeNumberField("orders", level.getValue().orders());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** Column arrays, oldest first, as uPlot takes them; NaN (a hop with nothing in an interval) as null. */
+    private static void history(final JsonGenerator g, final History history) throws IOException {
+        final int n = history.size();
+        g.writeObjectFieldStart("history");
+        g.writeArrayFieldStart("time");
+        for (int i = 0; i < n; i++) {
+            g.writeNumber(history.epochSeconds(i));
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("commandsPerSecond");
+        for (int i = 0; i < n; i++) {
+            g.writeNumber(history.commandsPerSecond(i));
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("eventsPerSecond");
+        for (int i = 0; i < n; i++) {
+            g.writeNumber(history.eventsPerSecond(i));
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("backlog");
+        for (int i = 0; i < n; i++) {
+            g.writeNumber(history.backlog(i));
+        }
+        g.writeEndArray();
+        g.writeArrayFieldStart("backlogAgeMs");
+        for (int i = 0; i < n; i++) {
+            number(g, history.backlogAgeMs(i) < 0 ? Double.NaN : history.backlogAgeMs(i));
+        }
+        g.writeEndArray();
+        for (final String stat : new String[] {"p50", "p99", "max"}) {
+            g.writeObjectFieldStart(stat);
+            for (final HopLatencies.Hop hop : HOPS) {
+                g.writeArrayFieldStart(hop.label);
+                for (int i = 0; i < n; i++) {
+                    number(g, switch (stat) {
+                        case "p50" -> history.p50(hop, i);
+                        case "p99" -> history.p99(hop, i);
+                        default -> history.max(hop, i);
+                    });
+                }
+                g.writeEndArray();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndObject();
+    }
+
+    private static void number(final JsonGenerator g, final double value) throws IOException {
+        if (Double.isNaN(value)) {
+            g.writeNull();
+        } else {
+            g.writeNumber(value);
+        }
+    }
+}

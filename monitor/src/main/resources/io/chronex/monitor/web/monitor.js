@@ -1,0 +1,177 @@
+// The monitor page: renders each state document the monitor publishes (GET api/state once, then
+// server-sent events from "events", one per interval). Text goes in with textContent only: symbol
+// names and reasons come from files and must never be read as HTML.
+"use strict";
+
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const charts = {};
+window.chronexCharts = charts; // for the browser test: what each chart was given
+
+function el(id) { return document.getElementById(id); }
+function text(id, value) { el(id).textContent = value; }
+function fmt(n, digits) {
+  if (n === null || n === undefined || Number.isNaN(n)) return "–";
+  return n.toLocaleString("en-US", { maximumFractionDigits: digits ?? 0, minimumFractionDigits: digits ?? 0 });
+}
+function us(n) { return n === null || n === undefined ? "–" : n < 10 ? fmt(n, 2) : n < 1000 ? fmt(n, 1) : fmt(n, 0); }
+// A log axis cannot show 0 (a hop under the histogram's resolution): leave the point out.
+function positive(values) { return values.map(v => (v === null || v <= 0 ? null : v)); }
+// x = 1/(1-p): 1 is 0%, 2 is 50%, 10 is 90%, 100 is 99%, 1000 is 99.9% ...
+function percentileLabel(x) { return x >= 1 ? Number((100 - 100 / x).toFixed(4)) + "%" : ""; }
+const PERCENTILE_TICKS = [1, 2, 10, 100, 1e3, 1e4, 1e5, 1e6];
+
+function row(table, cells, header, classes) {
+  const tr = document.createElement("tr");
+  cells.forEach((c, i) => {
+    const td = document.createElement(header ? "th" : "td");
+    td.textContent = c;
+    if (classes && classes[i]) td.className = classes[i];
+    tr.appendChild(td);
+  });
+  table.appendChild(tr);
+}
+function table(id, head, rows, classes) {
+  const t = el(id);
+  t.replaceChildren();
+  row(t, head, true);
+  rows.forEach(r => row(t, r, false, typeof classes === "function" ? classes(r) : classes));
+}
+
+function chartWidth(id) { return Math.max(300, el(id).parentElement.clientWidth - 24); }
+
+// Creates the chart the first time there is data for it, then only swaps its data.
+function plot(id, options, data) {
+  if (charts[id]) {
+    charts[id].setData(data);
+    return;
+  }
+  charts[id] = new uPlot(Object.assign({ width: chartWidth(id), height: 240, legend: { live: true } }, options), data, el(id));
+}
+
+function renderTiles(s) {
+  text("dataDir", s.dataDir);
+  text("updated", "updated " + new Date(s.time).toISOString().replace("T", " ").replace("Z", " UTC") + ", every " + fmt(s.intervalSeconds, 1) + " s");
+  const alerts = el("alerts");
+  alerts.className = "alerts " + (s.alerts.length ? "bad" : "ok");
+  alerts.textContent = s.alerts.length ? "alerts: " + s.alerts.join("; ") : "alerts: none";
+  const engine = el("engine");
+  engine.textContent = s.engine.state === "ALIVE" ? "alive" : s.engine.state === "GONE" ? "GONE" : "not running";
+  engine.className = "big state-" + s.engine.state;
+  text("engineDetail", s.engine.progress + (s.engine.pid ? " · pid " + s.engine.pid : ""));
+  text("flowIn", fmt(s.flow.commandsPerSecond) + " /s");
+  text("flowInTotal", fmt(s.flow.commands) + " commands in all");
+  text("flowOut", fmt(s.flow.eventsPerSecond) + " /s");
+  text("flowOutTotal", fmt(s.flow.events) + " events in all");
+  text("backlog", fmt(s.backlog.commands) + " waiting");
+  text("backlogAge", "oldest " + (s.backlog.ageMs === null ? "? (no timestamp)" : fmt(s.backlog.ageMs, 3) + " ms")
+    + " · alert over " + fmt(s.backlog.alertAgeMs) + " ms");
+  text("accepted", fmt(s.results.accepted) + " accepted");
+  text("rejected", fmt(s.results.rejected) + " rejected");
+  const total = s.latency.interval.total;
+  text("totalP99", total.n ? "p99 " + us(total.p99) + " µs" : "no results");
+  text("totalP50", total.n ? "p50 " + us(total.p50) + " µs · max " + us(total.max) + " µs · n " + fmt(total.n) : "in the last interval");
+}
+
+function renderCharts(s) {
+  const hops = s.latency.hops;
+  const d = s.latency.distribution;
+  if (hops.some(h => d[h].some(v => v !== null && v > 0))) {
+    plot("percentileChart", {
+      scales: { x: { time: false, distr: 3 }, y: { distr: 3 } },
+      axes: [{ splits: () => PERCENTILE_TICKS, values: (u, splits) => splits.map(percentileLabel) }, { label: "µs", size: 60 }],
+      series: [{ label: "percentile", value: (u, v) => (v === null ? "–" : percentileLabel(v)) }]
+        .concat(hops.map((h, i) => ({ label: h, stroke: COLORS[i], width: 2, value: (u, v) => us(v) }))),
+    }, [d.percentile.map(p => 1 / (1 - p / 100))].concat(hops.map(h => positive(d[h]))));
+  }
+  const hist = s.history;
+  if (hist.time.length < 2) return; // a line needs two points
+  plot("p99Chart", {
+    scales: { y: { distr: 3 } },
+    axes: [{}, { label: "µs", size: 60 }],
+    series: [{}].concat(hops.map((h, i) => ({ label: h, stroke: COLORS[i], width: 2, value: (u, v) => us(v) }))),
+  }, [hist.time].concat(hops.map(h => positive(hist.p99[h]))));
+  const select = el("hopSelect");
+  if (!select.options.length) {
+    hops.forEach(h => select.add(new Option(h, h, h === "total", h === "total")));
+    select.addEventListener("change", () => { if (window.lastState) renderCharts(window.lastState); });
+  }
+  const hop = select.value;
+  plot("hopChart", {
+    scales: { y: { distr: 3 } },
+    axes: [{}, { label: "µs", size: 60 }],
+    series: [{}, { label: "p50", stroke: COLORS[0], width: 2, value: (u, v) => us(v) },
+      { label: "p99", stroke: COLORS[1], width: 2, value: (u, v) => us(v) },
+      { label: "max", stroke: COLORS[3], width: 1, dash: [4, 4], value: (u, v) => us(v) }],
+  }, [hist.time, positive(hist.p50[hop]), positive(hist.p99[hop]), positive(hist.max[hop])]);
+  plot("flowChart", {
+    scales: { backlog: {} },
+    axes: [{}, { label: "per second", size: 60 }, { scale: "backlog", side: 1, label: "backlog", grid: { show: false }, size: 60 }],
+    series: [{}, { label: "commands in/s", stroke: COLORS[0], width: 2, value: (u, v) => fmt(v) },
+      { label: "events out/s", stroke: COLORS[2], width: 2, value: (u, v) => fmt(v) },
+      { label: "backlog", stroke: COLORS[1], width: 1, scale: "backlog", value: (u, v) => fmt(v) }],
+  }, [hist.time, hist.commandsPerSecond, hist.eventsPerSecond, hist.backlog]);
+}
+
+function renderTables(s) {
+  const hops = s.latency.hops;
+  table("latencyTable", ["hop", "n", "p50", "p90", "p99", "p99.9", "max", "since start: p50", "p99", "max"],
+    hops.map(h => {
+      const i = s.latency.interval[h], a = s.latency.sinceStart[h];
+      return [h, fmt(i.n), us(i.p50), us(i.p90), us(i.p99), us(i.p999), us(i.max), us(a.p50), us(a.p99), us(a.max)];
+    }));
+  const processes = [["engine", s.engine.status, s.engine.progress, ""]].concat(s.gateways.map(g =>
+    ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",
+      g.failedEvents ? g.failedEvents + " failed events: " + g.lastFailure : "no failed events"]));
+  table("processTable", ["process", "status", "work", "failed events"], processes);
+  const rejects = Object.entries(s.results.rejects).sort((a, b) => b[1] - a[1]);
+  table("rejectTable", ["reason", "count"], rejects.length ? rejects.map(([r, n]) => [r, fmt(n)]) : [["none", "0"]]);
+  table("tradeTable", ["symbol", "trades", "volume (lots)"],
+    s.trades.length ? s.trades.map(t => [t.symbol, fmt(t.trades), fmt(t.volume)]) : [["none yet", "", ""]]);
+}
+
+function renderBooks(s) {
+  const books = el("books");
+  books.replaceChildren();
+  if (!s.books.length) {
+    books.textContent = "no price level seen yet";
+    return;
+  }
+  s.books.forEach(b => {
+    const div = document.createElement("div");
+    div.className = "book";
+    const h = document.createElement("h2");
+    h.textContent = b.symbol + " · " + b.bidLevels + " bid levels, " + b.askLevels + " ask levels";
+    div.appendChild(h);
+    const t = document.createElement("table");
+    row(t, ["orders", "bid qty", "bid", "ask", "ask qty", "orders"], true);
+    for (let i = 0; i < Math.max(b.bids.length, b.asks.length); i++) {
+      const bid = b.bids[i], ask = b.asks[i];
+      row(t, [bid ? bid.orders : "", bid ? fmt(bid.quantity) : "", bid ? bid.price : "", ask ? ask.price : "",
+        ask ? fmt(ask.quantity) : "", ask ? ask.orders : ""], false, ["", "bid", "bid", "ask", "ask", ""]);
+    }
+    div.appendChild(t);
+    books.appendChild(div);
+  });
+}
+
+function render(s) {
+  if (!s || !s.latency) return; // the monitor has not finished its first interval yet
+  window.lastState = s;
+  renderTiles(s);
+  renderCharts(s);
+  renderTables(s);
+  renderBooks(s);
+}
+
+function connect() {
+  const badge = el("connection");
+  const source = new EventSource("events");
+  source.onopen = () => { badge.textContent = "live"; badge.className = "badge live"; };
+  source.onmessage = e => render(JSON.parse(e.data));
+  // EventSource reconnects by itself; until it does, the figures on the page are stale and say so.
+  source.onerror = () => { badge.textContent = "disconnected: figures are stale, reconnecting"; badge.className = "badge down"; };
+}
+
+window.addEventListener("resize", () => Object.entries(charts).forEach(([id, c]) => c.setSize({ width: chartWidth(id), height: 240 })));
+// The first state at once (the stream sends one too, so a failed fetch here only means waiting for it).
+fetch("api/state").then(r => r.json()).then(render).catch(() => {}).finally(connect);

@@ -1,0 +1,115 @@
+package io.chronex.monitor.web;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.chronex.bench.loadgen.LoadGenMain;
+import io.chronex.engine.process.EngineMain;
+import io.chronex.gateway.GatewayMain;
+import io.chronex.monitor.Monitor;
+import io.chronex.testing.Await;
+import io.chronex.testing.ChildJvm;
+import io.chronex.testing.ProjectRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The monitor's page in a real browser against a live exchange: an engine, a FIX gateway and the
+ * load generator as child processes, {@code bin/monitor --http} as another, headless Chromium on its
+ * page. Checks what a person would see: the figures there and changing, the four charts drawn with
+ * the hops' lines, both books, then the engine killed shown as GONE with an alert; and no error on
+ * the console throughout. Saves a screenshot as target/monitor-page.png.
+ */
+class MonitorPageTest {
+    @TempDir
+    Path tmp;
+    private final ChildJvm jvms = new ChildJvm();
+
+    @AfterEach
+    void stop() {
+        jvms.close();
+    }
+
+    @Test
+    void thePageShowsTheLiveExchange() throws Exception {
+        final Path data = tmp.resolve("data");
+        final Path engineLog = tmp.resolve("engine.out");
+        final Process engine = jvms.start(EngineMain.class.getName(), List.of("--data-dir", data.toString(), "--config",
+            ProjectRoot.resolve("config/engine.yaml").toString(), "--idle", "backoff"), engineLog);
+        ChildJvm.awaitLine(engine, engineLog, "engine started");
+        final Path gatewayLog = tmp.resolve("gateway.out");
+        final Process gateway = jvms.start(GatewayMain.class.getName(), List.of("--data-dir", data.toString(), "--config",
+            ProjectRoot.resolve("config/gateway.yaml").toString(), "--port", "0", "--idle", "backoff"), gatewayLog);
+        final Matcher port = Pattern.compile("listening on [^:]*:(\\d+) ").matcher(ChildJvm.awaitLine(gateway, gatewayLog, "listening on"));
+        assertTrue(port.find());
+        // Load for longer than the test needs: it is stopped with the others at the end.
+        jvms.start(LoadGenMain.class.getName(), List.of("--port", port.group(1), "--sessions", "2", "--rate", "300", "--duration", "300",
+            "--symbols", "ACME=100.00,GLOBEX=25.00", "--warmup", "0", "--quiet"), tmp.resolve("loadgen.out"));
+        final Path monitorLog = tmp.resolve("monitor.out");
+        final Process monitor = jvms.start(Monitor.class.getName(), List.of("--data-dir", data.toString(), "--config",
+            ProjectRoot.resolve("config/engine.yaml").toString(), "--http", "127.0.0.1:0", "--interval", "500ms"), monitorLog);
+        final Matcher url = Pattern.compile("serving (http://\\S+/) ").matcher(ChildJvm.awaitLine(monitor, monitorLog, "serving http://"));
+        assertTrue(url.find());
+
+        try (Chromium browser = new Chromium(Chromium.binary(tmp.resolve("apt.log")), tmp.resolve("profile"), 1400, 1500)) {
+            browser.navigate(url.group(1));
+            Await.until("the page live with commands read", 60, () -> "live".equals(text(browser, "connection"))
+                && browser.evaluate("window.lastState ? window.lastState.flow.commands : 0").asLong() > 0);
+            assertEquals(List.of(), browser.errors(), "console errors");
+
+            // Figures change while the load runs: the commands-in total the page shows grows.
+            final String before = text(browser, "flowInTotal");
+            Await.until("the commands total on the page to change from '" + before + "'", 30,
+                () -> !before.equals(text(browser, "flowInTotal")));
+            assertTrue(text(browser, "flowInTotal").matches("[0-9,]+ commands in all"), text(browser, "flowInTotal"));
+            assertEquals("alive", text(browser, "engine"));
+            Await.until("a non-zero p50 of the journal hop in the latency table", 30,
+                () -> browser.evaluate("[...document.querySelectorAll('#latencyTable tr')].some(r => r.cells[0].textContent === 'journal'"
+                    + " && parseFloat(r.cells[7].textContent.replace(/,/g, '')) > 0)").asBoolean());
+            Await.until("both books on the page", 30, () -> text(browser, "books").contains("ACME")
+                && text(browser, "books").contains("GLOBEX"));
+
+            // The charts: each exists with data in every series, and its canvas carries the first line's colour.
+            Await.until("four charts drawn with data", 30, () -> browser.evaluate(CHARTS_DRAWN).asBoolean());
+            final JsonNode pixels = browser.evaluate(LINE_PIXELS);
+            for (final String chart : List.of("percentileChart", "p99Chart", "hopChart", "flowChart")) {
+                assertTrue(pixels.path(chart).asInt() > 20, "pixels of the first line's colour in " + chart + ": " + pixels);
+            }
+            browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page.png"));
+
+            // The engine killed: the page says so within a few intervals, with an alert.
+            engine.destroyForcibly().waitFor();
+            Await.until("the engine shown as GONE with an alert", 30, () -> "GONE".equals(text(browser, "engine"))
+                && text(browser, "alerts").contains("ENGINE GONE"));
+            browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page-engine-gone.png"));
+            assertEquals(List.of(), browser.errors(), "console errors");
+        }
+    }
+
+    /** Every chart created, and every one of its series (after x) holding at least one value. */
+    private static final String CHARTS_DRAWN = "(() => { const c = window.chronexCharts || {};"
+        + " return ['percentileChart', 'p99Chart', 'hopChart', 'flowChart'].every(id => c[id]"
+        + " && c[id].data.slice(1).every(s => s.some(v => v !== null))); })()";
+
+    /** Per chart, how many canvas pixels are of its first series' stroke colour (within a small tolerance). */
+    private static final String LINE_PIXELS = "(() => { const out = {};"
+        + " for (const [id, chart] of Object.entries(window.chronexCharts)) {"
+        + "   const hex = chart.series[1].stroke(); const want = [1, 3, 5].map(i => parseInt(hex.substr(i, 2), 16));"
+        + "   const canvas = chart.root.querySelector('canvas'); const px = canvas.getContext('2d')"
+        + "     .getImageData(0, 0, canvas.width, canvas.height).data; let n = 0;"
+        + "   for (let i = 0; i < px.length; i += 4) { if (px[i + 3] > 200 && Math.abs(px[i] - want[0]) < 24"
+        + "     && Math.abs(px[i + 1] - want[1]) < 24 && Math.abs(px[i + 2] - want[2]) < 24) n++; }"
+        + "   out[id] = n; } return out; })()";
+
+    private static String text(final Chromium browser, final String id) throws Exception {
+        // "" while the page is still loading (navigation answers before the document exists).
+        return browser.evaluate("(document.getElementById('" + id + "') || {}).textContent || ''").asText();
+    }
+}

@@ -1,0 +1,113 @@
+package io.chronex.monitor.web;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The server's contract: each path's content and type, the jar's files, refusals, and the live stream's documents in order. */
+class WebServerTest {
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final List<AutoCloseable> open = new ArrayList<>();
+    private WebServer server;
+
+    @AfterEach
+    void close() throws Exception {
+        for (final AutoCloseable c : open) {
+            c.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private HttpResponse<String> get(final String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri(path)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(final String path) {
+        return URI.create("http://127.0.0.1:" + server.address().getPort() + path);
+    }
+
+    @Test
+    void servesTheDocumentsAndThePageFromTheJar() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
+        assertEquals("{}", get("/api/state").body(), "before the first interval");
+        server.publish("{\"n\":1}", "chronex_commands_total 1\n");
+        final HttpResponse<String> state = get("/api/state");
+        assertEquals(200, state.statusCode());
+        assertEquals("application/json; charset=utf-8", state.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("{\"n\":1}", state.body());
+        final HttpResponse<String> metrics = get("/metrics");
+        assertEquals("text/plain; version=0.0.4; charset=utf-8", metrics.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("chronex_commands_total 1\n", metrics.body());
+
+        final HttpResponse<String> page = get("/");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<script src=\"vendor/uPlot.iife.min.js\"></script>"), page.body());
+        assertTrue(get("/monitor.js").body().contains("new EventSource(\"events\")"));
+        assertTrue(get("/monitor.css").body().contains(".tiles"));
+        // uPlot from the WebJar on the class path, found by its version: the page needs nothing from the internet.
+        final HttpResponse<String> uplot = get("/vendor/uPlot.iife.min.js");
+        assertEquals(200, uplot.statusCode());
+        assertTrue(uplot.body().contains("uPlot"), "uPlot's script");
+        assertEquals(200, get("/vendor/uPlot.min.css").statusCode());
+        assertTrue(get("/vendor/uPlot.LICENSE").body().contains("MIT"));
+    }
+
+    @Test
+    void refusesWhatItDoesNotServe() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
+        assertEquals(404, get("/nothing").statusCode());
+        assertEquals(404, get("/../pom.xml").statusCode());
+        final HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri("/api/state"))
+            .POST(HttpRequest.BodyPublishers.ofString("halt")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        assertEquals("GET, HEAD", post.headers().firstValue("Allow").orElse(""));
+    }
+
+    @Test
+    void theStreamSendsTheCurrentStateThenEachNewOne() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
+        server.publish("{\"n\":1}", "");
+        final HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(uri("/events")).build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals("text/event-stream; charset=utf-8", stream.headers().firstValue("Content-Type").orElse(""));
+        final BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        open.add(lines);
+        assertEquals("data: {\"n\":1}", lines.readLine());
+        assertEquals("", lines.readLine());
+        server.publish("{\"n\":2}", "");
+        assertEquals("data: {\"n\":2}", lines.readLine());
+        assertEquals("", lines.readLine());
+    }
+
+    @Test
+    void limitsTheLiveStreams() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
+        server.publish("{}", "");
+        for (int i = 0; i < WebServer.MAX_STREAMS; i++) {
+            final HttpResponse<InputStream> stream = http.send(HttpRequest.newBuilder(uri("/events")).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+            assertEquals(200, stream.statusCode());
+            final BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+            open.add(lines);
+            assertEquals("data: {}", lines.readLine(), "stream " + i + " is being served");
+        }
+        assertEquals(503, get("/events").statusCode());
+        assertEquals(200, get("/api/state").statusCode(), "the rest of the server still answers");
+    }
+}
