@@ -65,6 +65,7 @@ public final class Monitor implements AutoCloseable {
     private final List<SingleChronicleQueue> opened = new ArrayList<>();
     private CommandTail commands;
     private EventTail events;
+    private SnapshotCheck snapshotCheck;
     private HopLog hopLog;
     private WebServer web;
     private final History history = new History();
@@ -101,6 +102,7 @@ public final class Monitor implements AutoCloseable {
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs))) {
             monitor.hopLog = log;
             if (args.flag("--once")) {
+                monitor.lookForSnapshot();
                 monitor.readAll();
                 monitor.roll();
                 out.print(monitor.block(0));
@@ -173,6 +175,7 @@ public final class Monitor implements AutoCloseable {
 
     /** Ends an interval, and writes its histograms to the --hlog file if there is one. */
     private void roll() {
+        lookForSnapshot();
         model.rollInterval();
         if (hopLog != null) {
             hopLog.write(model.latencies());
@@ -207,6 +210,14 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
+    /** Makes the newest engine snapshot, if one is new, the next the books are checked against. */
+    private void lookForSnapshot() {
+        openQueues();
+        if (snapshotCheck != null) {
+            snapshotCheck.look();
+        }
+    }
+
     /**
      * Reads both queues to their ends: stops after a round in which each tailer reached the end (read
      * less than a batch), so a queue written to without pause cannot keep --once reading for ever.
@@ -226,7 +237,8 @@ public final class Monitor implements AutoCloseable {
         openQueues();
         final int fromEvents = events == null ? 0 : events.poll(model, BATCH);
         final int fromCommands = commands == null ? 0 : commands.poll(model, BATCH);
-        return Math.max(fromEvents, fromCommands);
+        final int forCheck = snapshotCheck == null ? 0 : snapshotCheck.poll(BATCH);
+        return Math.max(Math.max(fromEvents, fromCommands), forCheck);
     }
 
     /** A read-only reader cannot create a queue: each is opened once a writer has created it. */
@@ -235,6 +247,7 @@ public final class Monitor implements AutoCloseable {
             final SingleChronicleQueue queue = data.events();
             opened.add(queue);
             events = new EventTail(queue.createTailer());
+            snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), new EventTail(queue.createTailer()));
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
@@ -252,7 +265,8 @@ public final class Monitor implements AutoCloseable {
     private StatusBlock.View view(final double intervalSeconds) {
         return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
-            ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable());
+            ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable(),
+            snapshotCheck == null ? null : snapshotCheck.last());
     }
 
     private static long epochNanos() {

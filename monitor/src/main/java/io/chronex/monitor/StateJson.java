@@ -187,6 +187,10 @@ public final class StateJson {
     }
 
     private static void books(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        g.writeObjectFieldStart("snapshotCheck");
+        g.writeBooleanField("equal", view.snapshotCheck() == null || view.snapshotCheck().equal());
+        g.writeStringField("text", StatusBlock.snapshotCheck(view));
+        g.writeEndObject();
         g.writeArrayFieldStart("books");
         for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
             g.writeStartObject();

@@ -22,10 +22,12 @@ public final class StatusBlock {
 
     /**
      * Everything the block shows besides the model. {@code intervalSeconds} is 0 for a single read
-     * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then).
+     * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then);
+     * {@code snapshotCheck} is null until a snapshot was checked.
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
-                       ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents) {
+                       ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
+                       SnapshotCheck.Outcome snapshotCheck) {
     }
 
     private StatusBlock() {
@@ -62,6 +64,9 @@ public final class StatusBlock {
             if (g.status().state() == ProcessStatus.State.GONE) {
                 alerts.add("GATEWAY " + g.id() + " GONE (pid " + g.status().pid() + ")");
             }
+        }
+        if (view.snapshotCheck() != null && !view.snapshotCheck().equal()) {
+            alerts.add("BOOKS DIFFER FROM THE ENGINE'S SNAPSHOT after journal index " + hex(view.snapshotCheck().journalIndex()));
         }
         if (view.unreadableEvents() > 0) {
             alerts.add(view.unreadableEvents() + " events excerpts could not be decoded");
@@ -144,6 +149,14 @@ public final class StatusBlock {
         model.books().bySymbol().forEach((symbol, book) -> line(out, "         %-8s %28s %28s %8d %8d", name(view, symbol),
             best(view, symbol, book, Side.BUY), best(view, symbol, book, Side.SELL), book.levels(Side.BUY).size(),
             book.levels(Side.SELL).size()));
+        line(out, "         %s", snapshotCheck(view));
+    }
+
+    /** The books checked against the engine's newest snapshot: the words the block and the page show. */
+    static String snapshotCheck(final View view) {
+        final SnapshotCheck.Outcome check = view.snapshotCheck();
+        return check == null ? "not checked against an engine snapshot yet (none found, or its command not read yet)"
+            : "checked against the engine's snapshot after journal index " + hex(check.journalIndex()) + ": " + check.detail();
     }
 
     private static String best(final View view, final int symbol, final Books.Book book, final Side side) {

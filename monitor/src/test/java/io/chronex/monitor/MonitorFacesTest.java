@@ -46,7 +46,7 @@ class MonitorFacesTest {
             new ProcessStatus(ProcessStatus.State.GONE, 4242),
             List.of(new StatusBlock.GatewayView(1, new ProcessStatus(ProcessStatus.State.ALIVE, 77),
                 new FailedEventsFile.Snapshot(2, 9, 0, "no session"))),
-            Map.of(1, new SymbolSpec(1, ODD_NAME, 100, 1, 1, 0, 0)), 0);
+            Map.of(1, new SymbolSpec(1, ODD_NAME, 100, 1, 1, 0, 0)), 0, null);
     }
 
     /** Two commands from gateway 1, one accepted with a trade of 3 at 100.00 and a bid left, one rejected; a third waiting. */

@@ -966,6 +966,17 @@ public final class MatchingEngine {
         return best == null ? NO_PRICE : best.price;
     }
 
+    /** The ids of the symbols this engine has a book for, in ascending order (for readers and tools; allocates). */
+    public int[] symbolIds() {
+        final int[] ids = new int[bookBySymbol.size()];
+        int i = 0;
+        for (final Int2ObjectHashMap<OrderBook>.KeyIterator it = bookBySymbol.keySet().iterator(); it.hasNext(); ) {
+            ids[i++] = it.nextInt();
+        }
+        java.util.Arrays.sort(ids);
+        return ids;
+    }
+
     /** Number of price levels on one side of a symbol's book. */
     public int levelCount(final int symbol, final Side side) {
         return book(symbol).side(side).count();

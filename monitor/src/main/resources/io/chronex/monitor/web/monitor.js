@@ -130,6 +130,8 @@ function renderTables(s) {
 }
 
 function renderBooks(s) {
+  text("snapshotCheck", "Books " + s.snapshotCheck.text);
+  el("snapshotCheck").className = s.snapshotCheck.equal ? "small" : "small state-GONE";
   const books = el("books");
   books.replaceChildren();
   if (!s.books.length) {

@@ -1,0 +1,167 @@
+package io.chronex.monitor;
+
+import io.chronex.api.LevelChange;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * Checks the books the monitor rebuilds from the events' level changes against the engine's own
+ * state in its snapshots ({@code D/snapshots/snapshot-<journal index>.bin}, the state after that
+ * command): a second reader of the events, with books of its own, that stops at the snapshot's
+ * command and compares every level of every symbol. A difference means the level changes in the
+ * events do not describe the book, which every reader of market data relies on. The snapshot files
+ * are only read; the tail moves forward only, so a whole run costs one more pass over the events.
+ */
+final class SnapshotCheck implements EventTail.Handler {
+    private static final String PREFIX = "snapshot-";
+    private static final String SUFFIX = ".bin";
+
+    /** The last check: which snapshot, and "equal ..." or what differed (or why it could not be checked). */
+    record Outcome(long journalIndex, boolean equal, String detail) {
+    }
+
+    private final Path dir;
+    private final EventTail tail;
+    private final Books books = new Books();
+    /** The snapshot being waited for: its command's journal index and the engine state it holds. */
+    private long target = -1;
+    private MatchingEngine expected;
+    /** The last events' command index this reader applied. */
+    private long position = -1;
+    private Outcome last;
+    private long checked;
+    private long differed;
+
+    SnapshotCheck(final Path snapshotsDir, final EventTail tail) {
+        this.dir = snapshotsDir;
+        this.tail = tail;
+    }
+
+    /**
+     * Looks for a snapshot newer than the last one checked and not yet passed, and makes it the
+     * target. Once per interval: it lists a directory. A snapshot the reader has already passed
+     * (found late) cannot be checked by this forward-only reader and is said so.
+     */
+    void look() {
+        if (target >= 0 || !Files.isDirectory(dir)) {
+            return;
+        }
+        final TreeSet<Long> indices = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.map(p -> p.getFileName().toString())
+                .filter(n -> n.startsWith(PREFIX) && n.endsWith(SUFFIX) && n.length() == PREFIX.length() + 16 + SUFFIX.length())
+                .forEach(n -> {
+                    try {
+                        indices.add(Long.parseUnsignedLong(n.substring(PREFIX.length(), PREFIX.length() + 16), 16));
+                    } catch (final NumberFormatException e) {
+                        // not a snapshot's name
+                    }
+                });
+        } catch (final IOException e) {
+            return; // listed again at the next interval
+        }
+        final Long newest = indices.isEmpty() ? null : indices.last();
+        if (newest == null || (last != null && newest <= last.journalIndex())) {
+            return;
+        }
+        if (newest <= position) {
+            last = new Outcome(newest, true, "not checked: this reader had passed its command when it appeared");
+            return;
+        }
+        final Path file = dir.resolve(String.format("%s%016x%s", PREFIX, newest, SUFFIX));
+        try {
+            expected = MatchingEngine.restore(Files.readAllBytes(file));
+            target = newest;
+        } catch (final IOException | RuntimeException e) {
+            // A file the engine is still renaming, or one a disk damaged (its checksum fails): said, never fatal.
+            last = new Outcome(newest, true, "not checked: " + file.getFileName() + " unreadable (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Reads up to {@code limit} events while a snapshot is waited for; returns how many. */
+    int poll(final int limit) {
+        return target < 0 ? 0 : tail.poll(this, limit);
+    }
+
+    @Override
+    public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+        for (int i = 0; i < result.levelChangeCount(); i++) {
+            final LevelChange change = result.levelChange(i);
+            books.apply(change);
+        }
+        position = header.commandIndex;
+        if (target >= 0 && header.commandIndex >= target) {
+            last = header.commandIndex == target ? compare() : new Outcome(target, false,
+                "the events have no result for journal index 0x" + Long.toHexString(target) + " (next: 0x"
+                    + Long.toHexString(header.commandIndex) + ")");
+            checked++;
+            differed += last.equal() ? 0 : 1;
+            target = -1;
+            expected = null;
+        }
+    }
+
+    /** Every symbol of the engine and of the events, every level, both sides; the first difference is the detail. */
+    private Outcome compare() {
+        final int[] engineSymbols = expected.symbolIds();
+        final TreeSet<Integer> symbols = new TreeSet<>(books.bySymbol().keySet());
+        for (final int id : engineSymbols) {
+            symbols.add(id);
+        }
+        long levels = 0;
+        for (final int symbol : symbols) {
+            for (final Side side : Side.values()) {
+                final Books.Book book = books.book(symbol);
+                final NavigableMap<Long, Books.Level> rebuilt = book == null ? new TreeMap<>() : book.levels(side);
+                final int count = Arrays.binarySearch(engineSymbols, symbol) >= 0 ? expected.levelCount(symbol, side) : 0;
+                if (count != rebuilt.size()) {
+                    return different(symbol, side, count + " levels in the snapshot, " + rebuilt.size() + " from the events");
+                }
+                int depth = 0;
+                for (final Map.Entry<Long, Books.Level> level : rebuilt.entrySet()) {
+                    final long price = expected.levelPrice(symbol, side, depth);
+                    final long quantity = expected.levelQuantity(symbol, side, depth);
+                    final int orders = expected.levelOrderCount(symbol, side, depth);
+                    if (price != level.getKey() || quantity != level.getValue().quantity() || orders != level.getValue().orders()) {
+                        return different(symbol, side, "level " + depth + ": snapshot " + quantity + "@" + price + " (" + orders
+                            + " orders), events " + level.getValue().quantity() + "@" + level.getKey() + " (" + level.getValue().orders()
+                            + " orders)");
+                    }
+                    depth++;
+                    levels++;
+                }
+            }
+        }
+        return new Outcome(target, true, "equal (" + symbols.size() + " symbols, " + levels + " levels)");
+    }
+
+    private Outcome different(final int symbol, final Side side, final String what) {
+        return new Outcome(target, false, "DIFFERENT at symbol " + symbol + " " + (side == Side.BUY ? "bid" : "ask") + ": " + what);
+    }
+
+    /** The last outcome, or null before any snapshot was checked. */
+    Outcome last() {
+        return last;
+    }
+
+    long checked() {
+        return checked;
+    }
+
+    long differed() {
+        return differed;
+    }
+}
