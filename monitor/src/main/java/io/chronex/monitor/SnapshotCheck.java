@@ -88,6 +88,11 @@ final class SnapshotCheck implements EventTail.Handler {
         } catch (final IOException | RuntimeException e) {
             // A file the engine is still renaming, or one a disk damaged (its checksum fails): said, never fatal.
             last = new Outcome(newest, true, "not checked: " + file.getFileName() + " unreadable (" + e.getMessage() + ")");
+        } catch (final OutOfMemoryError e) {
+            // The restored engine did not fit: nothing else holds what was being built, so the monitor carries on without it.
+            expected = null;
+            last = new Outcome(newest, true, "not checked: " + file.getFileName() + " does not fit this monitor's heap (raise -Xmx in"
+                + " JAVA_OPTS)");
         }
     }
 

@@ -7,6 +7,7 @@ import io.chronex.api.Result;
 import io.chronex.api.SelfTradePrevention;
 import io.chronex.api.SymbolSpec;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
@@ -128,6 +129,21 @@ public final class Admin {
     }
 
     /**
+     * The operator as the journal records it: user@host of the process that issued the command, in
+     * the characters a journalled id may have (0x21..0x7E), at most {@link CommandText#MAX_LENGTH}.
+     */
+    static String operator() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (final java.io.IOException e) {
+            host = System.getenv().getOrDefault("HOSTNAME", "unknown-host");
+        }
+        final String who = (System.getProperty("user.name", "unknown-user") + "@" + host).replaceAll("[^\\x21-\\x7E]", "_");
+        return who.length() <= CommandText.MAX_LENGTH ? who : who.substring(0, CommandText.MAX_LENGTH);
+    }
+
+    /**
      * Appends the command and waits for the events excerpt naming its journal index. Returns the index,
      * or its complement (negative) when no answer came within the timeout.
      */
@@ -140,7 +156,8 @@ public final class Admin {
             hops.gatewayReadNanos = System.nanoTime();
             hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
             final ExcerptAppender appender = commands.createAppender();
-            CommandCodec.append(appender, command, hops);
+            // Who asked, journalled with the command: an audit of a halt or a kill switch names the operator.
+            CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));
             final long index = appender.lastIndexAppended();
             final EventHeader header = new EventHeader();
             final long deadline = System.nanoTime() + timeoutNanos;

@@ -11,6 +11,7 @@ import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
@@ -110,7 +111,7 @@ class AdminTest {
     }
 
     @Test
-    void withNoEngineTheCommandIsJournalledAndTheToolSaysSo() {
+    void withNoEngineTheCommandIsJournalledAndTheToolSaysSo() throws Exception {
         final Path dir = tmp.resolve("data");
         DataDirectory.open(dir);
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -133,6 +134,8 @@ class AdminTest {
         assertEquals(0, journal.get(0).gatewayId);
         assertEquals(0, journal.get(0).sessionId);
         assertTrue(journal.get(0).receiptEpochNanos > 0);
+        assertEquals(System.getProperty("user.name") + "@" + java.net.InetAddress.getLocalHost().getHostName(), journal.get(0).operator,
+            "the operator journalled with the command");
     }
 
     /** The real engine core, answering the journal in another thread the way bin/engine does (one command, one event). */
@@ -229,7 +232,7 @@ class AdminTest {
         }
     }
 
-    private record Journalled(Command command, int gatewayId, long sessionId, long receiptEpochNanos) {
+    private record Journalled(Command command, int gatewayId, long sessionId, long receiptEpochNanos, String operator) {
     }
 
     private static List<Journalled> journal(final DataDirectory data) {
@@ -243,8 +246,9 @@ class AdminTest {
                     }
                     final Command c = new Command();
                     final Hops hops = new Hops();
-                    assertEquals(DecodeStatus.OK, CommandCodec.read(dc.wire().bytes(), c, hops));
-                    all.add(new Journalled(c, hops.gatewayId, hops.sessionId, hops.receiptEpochNanos));
+                    final CommandText text = new CommandText();
+                    assertEquals(DecodeStatus.OK, CommandCodec.read(dc.wire().bytes(), c, hops, text));
+                    all.add(new Journalled(c, hops.gatewayId, hops.sessionId, hops.receiptEpochNanos, text.newClientOrderIdText()));
                 }
             }
         }

@@ -14,7 +14,10 @@ public final class CommandText {
     /** The text of {@code Command.clientOrderId}: NEW_ORDER's ClOrdID; CANCEL and REPLACE's OrigClOrdID. */
     public final byte[] clientOrderId = new byte[MAX_LENGTH];
     public int clientOrderIdLength;
-    /** The text of {@code Command.newClientOrderId}: the ClOrdID of a CANCEL, REPLACE or MASS_CANCEL request. */
+    /**
+     * The text of {@code Command.newClientOrderId}: the ClOrdID of a CANCEL, REPLACE or MASS_CANCEL request;
+     * for an operator command (bin/admin), who issued it, as user@host.
+     */
     public final byte[] newClientOrderId = new byte[MAX_LENGTH];
     public int newClientOrderIdLength;
 
