@@ -6,16 +6,18 @@ import io.chronex.api.Side;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
+import io.chronex.queues.SnapshotFiles;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * Checks the books the monitor rebuilds from the events' level changes against the engine's own
@@ -26,9 +28,6 @@ import java.util.stream.Stream;
  * are only read; the tail moves forward only, so a whole run costs one more pass over the events.
  */
 final class SnapshotCheck implements EventTail.Handler {
-    private static final String PREFIX = "snapshot-";
-    private static final String SUFFIX = ".bin";
-
     /** The last check: which snapshot, and "equal ..." or what differed (or why it could not be checked). */
     record Outcome(long journalIndex, boolean equal, String detail) {
     }
@@ -59,21 +58,13 @@ final class SnapshotCheck implements EventTail.Handler {
         if (target >= 0 || !Files.isDirectory(dir)) {
             return;
         }
-        final TreeSet<Long> indices = new TreeSet<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            files.map(p -> p.getFileName().toString())
-                .filter(n -> n.startsWith(PREFIX) && n.endsWith(SUFFIX) && n.length() == PREFIX.length() + 16 + SUFFIX.length())
-                .forEach(n -> {
-                    try {
-                        indices.add(Long.parseUnsignedLong(n.substring(PREFIX.length(), PREFIX.length() + 16), 16));
-                    } catch (final NumberFormatException e) {
-                        // not a snapshot's name
-                    }
-                });
-        } catch (final IOException e) {
+        final List<Long> indices;
+        try {
+            indices = SnapshotFiles.indices(dir);
+        } catch (final UncheckedIOException e) {
             return; // listed again at the next interval
         }
-        final Long newest = indices.isEmpty() ? null : indices.last();
+        final Long newest = indices.isEmpty() ? null : indices.get(0);
         if (newest == null || (last != null && newest <= last.journalIndex())) {
             return;
         }
@@ -81,7 +72,7 @@ final class SnapshotCheck implements EventTail.Handler {
             last = new Outcome(newest, true, "not checked: this reader had passed its command when it appeared");
             return;
         }
-        final Path file = dir.resolve(String.format("%s%016x%s", PREFIX, newest, SUFFIX));
+        final Path file = dir.resolve(SnapshotFiles.name(newest));
         try {
             expected = MatchingEngine.restore(Files.readAllBytes(file));
             target = newest;

@@ -1,6 +1,7 @@
 package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.SnapshotFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,8 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -23,8 +22,8 @@ import java.util.stream.Stream;
  */
 final class SnapshotStore {
     static final int KEEP = 3;
-    private static final String PREFIX = "snapshot-";
-    private static final String SUFFIX = ".bin";
+    private static final String PREFIX = SnapshotFiles.PREFIX;
+    private static final String SUFFIX = SnapshotFiles.SUFFIX;
 
     /** A snapshot read back: the engine and the journal index it was taken after. */
     record Restored(MatchingEngine engine, long journalIndex, Path file) {
@@ -94,25 +93,10 @@ final class SnapshotStore {
 
     /** Journal indices of the snapshots present, newest first. */
     List<Long> indices() {
-        final List<Long> indices = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            files.map(p -> p.getFileName().toString())
-                .filter(n -> n.startsWith(PREFIX) && n.endsWith(SUFFIX) && n.length() == PREFIX.length() + 16 + SUFFIX.length())
-                .forEach(n -> {
-                    try {
-                        indices.add(Long.parseUnsignedLong(n.substring(PREFIX.length(), PREFIX.length() + 16), 16));
-                    } catch (final NumberFormatException ignored) {
-                        // Not one of ours.
-                    }
-                });
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot list snapshots in " + dir + ": " + e.getMessage(), e);
-        }
-        indices.sort(Comparator.reverseOrder());
-        return indices;
+        return SnapshotFiles.indices(dir);
     }
 
     private static String name(final long journalIndex) {
-        return PREFIX + String.format("%016x", journalIndex) + SUFFIX;
+        return SnapshotFiles.name(journalIndex);
     }
 }

@@ -1,0 +1,48 @@
+package io.chronex.queues;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * How engine snapshots are named in a data directory's {@code snapshots/}: {@code snapshot-<journal
+ * index, 16 hex digits>.bin}, the state after that command. The engine writes them; the monitor and
+ * audit tools find them by the same rule.
+ */
+public final class SnapshotFiles {
+    public static final String PREFIX = "snapshot-";
+    public static final String SUFFIX = ".bin";
+
+    private SnapshotFiles() {
+    }
+
+    /** The file name of the snapshot taken after the command at {@code journalIndex}. */
+    public static String name(final long journalIndex) {
+        return PREFIX + String.format("%016x", journalIndex) + SUFFIX;
+    }
+
+    /** Journal indices of the snapshots in {@code dir}, newest first; other files are passed over. */
+    public static List<Long> indices(final Path dir) {
+        final List<Long> indices = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            files.map(p -> p.getFileName().toString())
+                .filter(n -> n.startsWith(PREFIX) && n.endsWith(SUFFIX) && n.length() == PREFIX.length() + 16 + SUFFIX.length())
+                .forEach(n -> {
+                    try {
+                        indices.add(Long.parseUnsignedLong(n.substring(PREFIX.length(), PREFIX.length() + 16), 16));
+                    } catch (final NumberFormatException ignored) {
+                        // Not one of ours.
+                    }
+                });
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot list snapshots in " + dir + ": " + e.getMessage(), e);
+        }
+        indices.sort(Comparator.reverseOrder());
+        return indices;
+    }
+}
