@@ -20,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -159,6 +161,13 @@ class MonitorEndToEndTest {
         assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--interval", "5x"));
         assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--alert-backlog-ms", "-1"));
         assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--bogus"));
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--http", "nonsense"));
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--http", "127.0.0.1:70000"));
+        assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--http", "127.0.0.1:0", "--once"));
+        // A port another process holds: a clear refusal at start, not a monitor without its page.
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertEquals(2, exitCode("--data-dir", dataDir.toString(), "--http", "127.0.0.1:" + taken.getLocalPort()));
+        }
         assertEquals(0, exitCode("--help"));
         assertEquals(1_500_000_000L, Monitor.interval("1.5s"));
         assertEquals(250_000_000L, Monitor.interval("250ms"));

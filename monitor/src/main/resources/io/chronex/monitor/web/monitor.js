@@ -117,7 +117,8 @@ function renderTables(s) {
   table("latencyTable", ["hop", "n", "p50", "p90", "p99", "p99.9", "max", "since start: p50", "p99", "max"],
     hops.map(h => {
       const i = s.latency.interval[h], a = s.latency.sinceStart[h];
-      return [h, fmt(i.n), us(i.p50), us(i.p90), us(i.p99), us(i.p999), us(i.max), us(a.p50), us(a.p99), us(a.max)];
+      const v = (hist, x) => (hist.n ? us(x) : "–"); // nothing recorded is not 0 µs
+      return [h, fmt(i.n), v(i, i.p50), v(i, i.p90), v(i, i.p99), v(i, i.p999), v(i, i.max), v(a, a.p50), v(a, a.p99), v(a, a.max)];
     }));
   const processes = [["engine", s.engine.status, s.engine.progress, ""]].concat(s.gateways.map(g =>
     ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",

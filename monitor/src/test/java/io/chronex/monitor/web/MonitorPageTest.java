@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The monitor's page in a real browser against a live exchange: an engine, a FIX gateway and the
  * load generator as child processes, {@code bin/monitor --http} as another, headless Chromium on its
  * page. Checks what a person would see: the figures there and changing, the four charts drawn with
- * the hops' lines, both books, then the engine killed shown as GONE with an alert; and no error on
+ * the hops' lines, both books, then the engine killed shown as GONE with an alert and the backlog's
+ * age growing while the load goes on; and no error on
  * the console throughout. Saves a screenshot as target/monitor-page.png.
  */
 class MonitorPageTest {
@@ -88,6 +89,12 @@ class MonitorPageTest {
             engine.destroyForcibly().waitFor();
             Await.until("the engine shown as GONE with an alert", 30, () -> "GONE".equals(text(browser, "engine"))
                 && text(browser, "alerts").contains("ENGINE GONE"));
+            // The load goes on into the journal: commands wait, and the oldest one's age grows from one state to the next.
+            Await.until("commands waiting on the page", 30, () -> browser.evaluate("window.lastState.backlog.commands").asLong() > 0);
+            final double age = browser.evaluate("window.lastState.backlog.ageMs").asDouble();
+            Await.until("the backlog age to grow past " + age + " ms", 30,
+                () -> browser.evaluate("window.lastState.backlog.ageMs").asDouble() > age);
+            assertTrue(text(browser, "backlog").matches("[0-9,]+ waiting"), text(browser, "backlog"));
             browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page-engine-gone.png"));
             assertEquals(List.of(), browser.errors(), "console errors");
         }
