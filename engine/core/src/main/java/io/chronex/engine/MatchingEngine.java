@@ -1022,6 +1022,14 @@ public final class MatchingEngine {
         return EngineSnapshot.read(snapshot);
     }
 
+    /**
+     * The hash a data directory is pinned to (snapshots/config.hash): the state hash of a new engine
+     * with this configuration, so two configurations that build the same engine pin alike.
+     */
+    public static long configHash(final EngineConfig config) {
+        return new MatchingEngine(config, 0).stateHash();
+    }
+
     /** A 64-bit hash of the whole state: equal engines have equal hashes. */
     public long stateHash() {
         return EngineSnapshot.stateHash(snapshot());

@@ -67,6 +67,17 @@ public final class Result {
     }
 
     /**
+     * The answer to a command that did not decode: rejected as malformed, nothing else set. The
+     * engine process answers so (the journal position is then not retried for ever) and an audit
+     * re-execution expects exactly this.
+     */
+    public void rejectMalformed() {
+        reset(null);
+        rejectReason = RejectReason.MALFORMED_COMMAND;
+        orderStatus = OrderStatus.REJECTED;
+    }
+
+    /**
      * Starts a result for a producer that then sets every subject field itself, as the engine does
      * on every path: resets only the command type, reject reason, affected count and the lists,
      * which saves a dozen stores per command over {@link #reset}.

@@ -17,6 +17,8 @@ import java.util.stream.Stream;
 public final class SnapshotFiles {
     public static final String PREFIX = "snapshot-";
     public static final String SUFFIX = ".bin";
+    /** Beside the snapshots: the hash of the configuration the directory was first started with (hex, one line). */
+    public static final String CONFIG_HASH = "config.hash";
 
     private SnapshotFiles() {
     }

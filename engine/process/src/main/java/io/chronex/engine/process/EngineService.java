@@ -4,12 +4,12 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
-import io.chronex.api.OrderStatus;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import net.openhft.chronicle.bytes.Bytes;
@@ -144,8 +144,8 @@ public final class EngineService implements AutoCloseable {
      * it. The first start records a hash of the configuration; later starts must match it.
      */
     private static void checkConfiguration(final DataDirectory data, final EngineConfig config) {
-        final long hash = new MatchingEngine(config, 0).stateHash();
-        final Path file = data.snapshots().resolve("config.hash");
+        final long hash = MatchingEngine.configHash(config);
+        final Path file = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
         try {
             if (Files.exists(file)) {
                 final String recorded = Files.readString(file).trim();
@@ -227,9 +227,7 @@ public final class EngineService implements AutoCloseable {
             engine.apply(command, result);
         } else {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
-            result.reset(null);
-            result.rejectReason = RejectReason.MALFORMED_COMMAND;
-            result.orderStatus = OrderStatus.REJECTED;
+            result.rejectMalformed();
         }
     }
 

@@ -1,0 +1,170 @@
+package io.chronex.engine.process;
+
+import io.chronex.api.Command;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import io.chronex.replay.audit.Audit;
+import io.chronex.testing.ProjectRoot;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * bin/audit verify (replay module; tested here, where the engine service that writes the journals
+ * under audit is) on a journal the real engine service answered (a random stream of orders,
+ * cancels and replaces in two symbols, with one malformed excerpt): every result equal; one
+ * recorded result altered: the difference named at its journal index; another configuration:
+ * refused.
+ */
+class AuditVerifyTest {
+    private static final int COMMANDS = 3_000;
+    private static final Path CONFIG = ProjectRoot.resolve("config/engine.yaml");
+
+    @TempDir
+    Path tmp;
+
+    /** A journal of a seeded random stream, answered by EngineService as bin/engine would; returns its directory. */
+    private Path answeredJournal() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = DataDirectory.open(dir);
+        final Random random = new Random(7);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 1; i <= COMMANDS; i++) {
+                final long account = 1 + random.nextInt(3);
+                final int symbol = 1 + random.nextInt(2);
+                final long mid = symbol == 1 ? 10_000 : 2_500;
+                final int kind = random.nextInt(10);
+                if (kind < 6) {
+                    c.limit(account, symbol, i, random.nextBoolean() ? Side.BUY : Side.SELL, mid - 10 + random.nextInt(21),
+                        1 + random.nextInt(50));
+                } else if (kind < 8) {
+                    c.cancel(account, 1 + random.nextInt(i));
+                } else {
+                    c.replace(account, 1 + random.nextInt(i), i, mid - 10 + random.nextInt(21), 1 + random.nextInt(50));
+                }
+                hops.clear();
+                hops.gatewayAppendNanos = System.nanoTime();
+                CommandCodec.append(appender, c, hops);
+                if (i == COMMANDS / 2) {
+                    try (DocumentContext dc = appender.writingDocument()) {
+                        dc.wire().bytes().writeLong(0xBAD_C0DEL); // not a command: answered as malformed
+                    }
+                }
+            }
+        }
+        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG))) {
+            int idle = 0;
+            while (idle < 1_000) {
+                idle = service.poll() ? 0 : idle + 1;
+            }
+        }
+        return dir;
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private static Run audit(final String... argv) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Audit.exitCode(argv, out);
+        }
+        return new Run(exit, bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theEnginesJournalVerifiesAndAnAlteredResultIsNamed() throws Exception {
+        final Path dir = answeredJournal();
+        final Run clean = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString());
+        assertEquals(0, clean.exit(), clean.output());
+        assertTrue(clean.output().contains("RESULT verified=" + (COMMANDS + 1) + " mismatches=0 first_mismatch_index=- unanswered=0"),
+            clean.output());
+
+        final Path altered = tmp.resolve("altered");
+        copy(dir, altered);
+        final long index = alterResult(DataDirectory.open(altered), 2_000);
+        final Run run = audit("verify", "--data-dir", altered.toString(), "--config", CONFIG.toString());
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains("MISMATCH at journal index 0x" + Long.toHexString(index)), run.output());
+        assertTrue(run.output().contains("RESULT verified=1999 mismatches=1 first_mismatch_index=0x" + Long.toHexString(index)),
+            run.output());
+        assertTrue(run.output().matches("(?s).*differs: +affected=\\d+ -> affected=\\d+.*"), run.output());
+    }
+
+    @Test
+    void anotherConfigurationIsRefused() throws Exception {
+        final Path dir = answeredJournal();
+        final Run run = audit("verify", "--data-dir", dir.toString(), "--config",
+            ProjectRoot.resolve("config/exchange-core-bench.yaml").toString());
+        assertEquals(2, run.exit(), run.output());
+        assertEquals(2, audit("verify", "--data-dir", tmp.resolve("missing").toString(), "--config", CONFIG.toString()).exit());
+        assertEquals(2, audit("nonsense").exit());
+        assertEquals(0, audit("--help").exit());
+    }
+
+    /**
+     * Rewrites the {@code n}-th events excerpt in place with its affected-orders count plus one (a
+     * field no timestamp touches, encoded at the same length); returns the journal index it answers.
+     */
+    private static long alterResult(final DataDirectory data, final int n) {
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            for (int i = 1; i < n; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent());
+                }
+            }
+            try (DocumentContext dc = tailer.readingDocument()) {
+                final Bytes<?> bytes = dc.wire().bytes();
+                final long at = bytes.readPosition();
+                final EventHeader header = new EventHeader();
+                final Result result = new Result();
+                EventCodec.read(bytes, header, result);
+                result.affectedOrders++;
+                final Bytes<?> rewritten = Bytes.allocateElasticOnHeap(4096);
+                EventCodec.write(rewritten, header, result);
+                bytes.bytesStore().write(at, rewritten.toByteArray());
+                return header.commandIndex;
+            }
+        }
+    }
+
+    private static void copy(final Path from, final Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            files.forEach(source -> {
+                try {
+                    Files.copy(source, to.resolve(from.relativize(source).toString()));
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,199 @@
+package io.chronex.replay.audit;
+
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import io.chronex.queues.SnapshotFiles;
+import io.chronex.runtime.Args;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * bin/audit verify: re-executes the journal through a fresh engine built from the configuration
+ * and compares every result with the one the engine recorded, byte for byte in the events'
+ * encoding with the recorded header (journal index and timestamps) put back, so every field but the
+ * timestamps is compared. Stops at the first difference and prints the command and both results.
+ * Reads only: the queues are opened read-only.
+ */
+final class Verify {
+    /** What a run found; {@code firstMismatch} is the journal index of the first difference, -1 when none. */
+    record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos) {
+        String resultLine() {
+            return "RESULT verified=" + verified + " mismatches=" + mismatches + " first_mismatch_index="
+                + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch)) + " unanswered=" + unanswered;
+        }
+    }
+
+    private final EngineConfig config;
+    private final PrintStream out;
+    private final Command command = new Command();
+    private final Hops hops = new Hops();
+    private final EventHeader header = new EventHeader();
+    private final Result recorded = new Result();
+    private final Result now = new Result();
+    private final Bytes<?> encoded = Bytes.allocateElasticOnHeap(4096);
+
+    Verify(final EngineConfig config, final PrintStream out) {
+        this.config = config;
+        this.out = out;
+    }
+
+    /**
+     * Refuses a configuration other than the one the data directory is pinned to
+     * (snapshots/config.hash, written by the engine's first start): verifying under another would
+     * test a different engine. A directory without the file (never served by bin/engine) is said.
+     */
+    static void checkPinned(final DataDirectory data, final EngineConfig config, final Path configFile, final PrintStream out) {
+        final Path pin = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
+        final String hash = Long.toHexString(MatchingEngine.configHash(config));
+        if (!Files.exists(pin)) {
+            out.println("note: " + data.root() + " has no " + SnapshotFiles.CONFIG_HASH + " (no engine ever started on it): verifying"
+                + " under " + configFile + " as given");
+            return;
+        }
+        final String pinned;
+        try {
+            pinned = Files.readString(pin).trim();
+        } catch (final IOException e) {
+            throw new Args.UsageException("cannot read " + pin + ": " + e.getMessage());
+        }
+        if (!pinned.equals(hash)) {
+            throw new Args.UsageException(configFile + " is not the configuration " + data.root() + " was started with (its hash is "
+                + hash + ", the directory is pinned to " + pinned + "): a re-execution under it would verify another engine");
+        }
+    }
+
+    /** Re-executes the whole journal; prints the first difference if there is one. */
+    Outcome run(final DataDirectory data) {
+        final MatchingEngine engine = new MatchingEngine(config);
+        final long start = System.nanoTime();
+        long verified = 0;
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer commandTailer = commands.createTailer();
+            final ExcerptTailer eventTailer = events.createTailer();
+            while (true) {
+                try (DocumentContext event = eventTailer.readingDocument()) {
+                    if (!event.isPresent()) {
+                        break;
+                    }
+                    final long mismatch = verifyOne(engine, event, commandTailer);
+                    if (mismatch >= 0) {
+                        return new Outcome(verified, 1, mismatch, -1, System.nanoTime() - start);
+                    }
+                    verified++;
+                }
+            }
+            return new Outcome(verified, 0, -1, count(commandTailer), System.nanoTime() - start);
+        }
+    }
+
+    /**
+     * Reads the command the recorded event answers, applies it as the engine process does, and
+     * compares; returns -1 when equal, else the journal index where they differ (having printed why).
+     */
+    private long verifyOne(final MatchingEngine engine, final DocumentContext event, final ExcerptTailer commandTailer) {
+        final Bytes<?> bytes = event.wire().bytes();
+        final long at = bytes.readPosition();
+        final long length = bytes.readRemaining();
+        final DecodeStatus eventStatus = EventCodec.read(bytes, header, recorded);
+        if (eventStatus != DecodeStatus.OK) {
+            out.printf("MISMATCH: the recorded event at events index 0x%x does not decode (%s)%n", event.index(), eventStatus);
+            return Math.max(0, header.commandIndex);
+        }
+        try (DocumentContext dc = commandTailer.readingDocument()) {
+            if (!dc.isPresent() || dc.index() != header.commandIndex) {
+                out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal's next command is %s: a command"
+                    + " skipped or answered twice, or queues from different directories%n", header.commandIndex,
+                    dc.isPresent() ? "0x" + Long.toHexString(dc.index()) : "missing (the journal ends)");
+                return header.commandIndex;
+            }
+            hops.clear();
+            if (CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
+                engine.apply(command, now);
+            } else {
+                now.rejectMalformed();
+            }
+        }
+        encoded.clear();
+        EventCodec.write(encoded, header, now);
+        if (sameBytes(bytes, at, length)) {
+            return -1;
+        }
+        printDifference(event.index());
+        return header.commandIndex;
+    }
+
+    private boolean sameBytes(final Bytes<?> recordedBytes, final long at, final long length) {
+        if (encoded.readRemaining() != length) {
+            return false;
+        }
+        final long from = encoded.readPosition();
+        long i = 0;
+        for (; i + 8 <= length; i += 8) {
+            if (recordedBytes.readLong(at + i) != encoded.readLong(from + i)) {
+                return false;
+            }
+        }
+        for (; i < length; i++) {
+            if (recordedBytes.readByte(at + i) != encoded.readByte(from + i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The command and both results in Result's canonical text, the differing fields listed first. */
+    private void printDifference(final long eventsIndex) {
+        out.printf("MISMATCH at journal index 0x%x (events index 0x%x)%n", header.commandIndex, eventsIndex);
+        out.println("  command:  " + command);
+        final String[] was = recorded.toString().split("\n");
+        final String[] is = now.toString().split("\n");
+        final StringBuilder fields = new StringBuilder();
+        final String[] wasFields = was[0].split(" ");
+        final String[] isFields = is[0].split(" ");
+        for (int i = 0; i < Math.max(wasFields.length, isFields.length); i++) {
+            final String a = i < wasFields.length ? wasFields[i] : "(none)";
+            final String b = i < isFields.length ? isFields[i] : "(none)";
+            if (!a.equals(b)) {
+                fields.append(fields.length() == 0 ? "" : ", ").append(a).append(" -> ").append(b);
+            }
+        }
+        for (int i = 1; i < Math.max(was.length, is.length); i++) {
+            final String a = i < was.length ? was[i].trim() : "(none)";
+            final String b = i < is.length ? is[i].trim() : "(none)";
+            if (!a.equals(b)) {
+                fields.append(fields.length() == 0 ? "" : ", ").append('[').append(a).append("] -> [").append(b).append(']');
+            }
+        }
+        out.println("  differs:  " + (fields.length() == 0 ? "(in the encoding only)" : fields));
+        out.println("  recorded: " + String.join("\n            ", was));
+        out.println("  now:      " + String.join("\n            ", is));
+    }
+
+    /** Commands left in the journal from the tailer on: journalled, not answered yet. */
+    private static long count(final ExcerptTailer tailer) {
+        long n = 0;
+        while (true) {
+            try (DocumentContext dc = tailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return n;
+                }
+                n++;
+            }
+        }
+    }
+}
