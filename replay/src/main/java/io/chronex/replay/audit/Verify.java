@@ -30,11 +30,14 @@ import java.nio.file.Path;
  * Reads only: the queues are opened read-only.
  */
 final class Verify {
-    /** What a run found; {@code firstMismatch} is the journal index of the first difference, -1 when none. */
+    /**
+     * What a run found; {@code firstMismatch} is the journal index of the first difference, -1 when none;
+     * {@code unanswered} is -1 when a difference stopped the run before the journal's end was reached.
+     */
     record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos) {
         String resultLine() {
             return "RESULT verified=" + verified + " mismatches=" + mismatches + " first_mismatch_index="
-                + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch)) + " unanswered=" + unanswered;
+                + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch)) + " unanswered=" + (unanswered < 0 ? "-" : Long.toString(unanswered));
         }
     }
 
