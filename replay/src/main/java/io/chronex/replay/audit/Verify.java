@@ -37,7 +37,8 @@ final class Verify {
     record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos) {
         String resultLine() {
             return "RESULT verified=" + verified + " mismatches=" + mismatches + " first_mismatch_index="
-                + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch)) + " unanswered=" + (unanswered < 0 ? "-" : Long.toString(unanswered));
+                + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch))
+                + " unanswered=" + (unanswered < 0 ? "-" : Long.toString(unanswered));
         }
     }
 

@@ -113,8 +113,8 @@ class AuditVerifyTest {
         final Run run = audit("verify", "--data-dir", altered.toString(), "--config", CONFIG.toString());
         assertEquals(1, run.exit(), run.output());
         assertTrue(run.output().contains("MISMATCH at journal index 0x" + Long.toHexString(index)), run.output());
-        assertTrue(run.output().contains("RESULT verified=1999 mismatches=1 first_mismatch_index=0x" + Long.toHexString(index) + " unanswered=-"),
-            run.output());
+        assertTrue(run.output().contains("RESULT verified=1999 mismatches=1 first_mismatch_index=0x" + Long.toHexString(index)
+            + " unanswered=-"), run.output());
         assertTrue(run.output().matches("(?s).*differs: +affected=\\d+ -> affected=\\d+.*"), run.output());
     }
 
