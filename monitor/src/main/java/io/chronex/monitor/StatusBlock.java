@@ -239,9 +239,11 @@ public final class StatusBlock {
         if (once) {
             line(out, "latency  µs, everything read   %8s %9s %9s %9s %9s %9s", "n", "p50", "p90", "p99", "p99.9", "max");
         } else {
-            // The last minute replaces the interval's p90 and the since-start p50, to keep the line readable.
-            line(out, "latency  µs  last interval: %8s %9s %9s %9s %9s | %-16s %8s %9s %9s %9s | since start: %8s %9s %9s", "n", "p50",
-                "p99", "p99.9", "max", "last " + window(latencies, intervalSeconds) + ":", "n", "p50", "p99", "max", "n", "p99", "max");
+            // Group labels over their columns, then the columns: the last minute took the place of the interval's p90 and the
+            // since-start p50, so a line stays about 130 characters.
+            line(out, "%-10s%48s |%39s |%29s", "latency", "last interval", "last " + window(latencies, intervalSeconds), "since start");
+            line(out, "  %-8s%8s%10s%10s%10s%10s |%9s%10s%10s%10s |%9s%10s%10s", "µs", "n", "p50", "p99", "p99.9", "max", "n", "p50",
+                "p99", "max", "n", "p99", "max");
         }
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
             final Histogram all = model.latencies().sinceStart(hop);
@@ -251,9 +253,9 @@ public final class StatusBlock {
             } else {
                 final Histogram h = latencies.interval(hop);
                 final Histogram minute = latencies.lastMinute(hop);
-                line(out, "  %-8s %18s %8d %9.2f %9.2f %9.2f %9.2f | %16s %8d %9.2f %9.2f %9.2f | %12s %8d %9.2f %9.2f", hop.label, "",
-                    h.getTotalCount(), us(h, 50), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, "", minute.getTotalCount(),
-                    us(minute, 50), us(minute, 99), minute.getMaxValue() / 1e3, "", all.getTotalCount(), us(all, 99),
+                line(out, "  %-8s%8d%10.2f%10.2f%10.2f%10.2f |%9d%10.2f%10.2f%10.2f |%9d%10.2f%10.2f", hop.label, h.getTotalCount(),
+                    us(h, 50), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, minute.getTotalCount(), us(minute, 50), us(minute, 99),
+                    minute.getMaxValue() / 1e3, all.getTotalCount(), us(all, 99),
                     all.getMaxValue() / 1e3);
             }
         }

@@ -68,11 +68,11 @@ class StatusBlockTest {
         model.rollInterval();
         final String block = StatusBlock.render(model, view(1, 1_000_000, List.of()));
         assertTrue(alerts(block).endsWith("none"), block);
-        assertTrue(block.contains("last 2 s:"), block);
+        assertTrue(block.contains("last 2 s |"), block);
         final String journal = block.lines().filter(l -> l.startsWith("  journal")).findFirst().orElseThrow();
         // interval n 0 ... | last minute n 100, p50 0.10 ms, p99 2 ms, max 2 ms | since start n 100 ...
         assertTrue(journal.matches("  journal +0 +0\\.00 +0\\.00 +0\\.00 +0\\.00 "
-            + "\\| +100 +100\\.\\d+ +20\\d\\d\\.\\d+ +20\\d\\d\\.\\d+ \\| +100 .*"), journal);
+            + "\\| +100 +100\\.\\d+ +20\\d\\d\\.\\d+ +20\\d\\d\\.\\d+ \\| +100 +20\\d\\d\\.\\d+ +20\\d\\d\\.\\d+"), journal);
     }
 
     @Test
