@@ -47,6 +47,9 @@ final class FixSession {
     private SessionProxy proxy;
     private Application application;
 
+    /** This session's slot in the gateway's published sessions file ({@code gateways/N/sessions}). */
+    int publishedSlot;
+
     /** The MsgSeqNum our next message to this client gets. */
     int nextOutbound = 1;
 

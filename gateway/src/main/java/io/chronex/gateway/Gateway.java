@@ -8,6 +8,7 @@ import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.FailedEventsFile;
+import io.chronex.queues.GatewaySessionsFile;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -48,6 +49,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final Outbox outbox;
     private final OutboundFlow flow;
     private final FailedEventsFile failedEvents;
+    /** What the sessions are doing, for a monitor in another process ({@code gateways/N/sessions}); slot = index in {@link #sessions}. */
+    private final GatewaySessionsFile published;
     private final Framer framer;
     private final OutboxSessionProxy proxy;
     private final CommandJournal journal;
@@ -72,6 +75,14 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             throw new IllegalStateException("no session in " + config.engineConfigFile().getFileName() + "'s gateway file is for gateway "
                 + gatewayId + "; give sessions 'gateway: " + gatewayId + "'");
         }
+        final List<String> names = new ArrayList<>(sessions.size());
+        for (int i = 0; i < sessions.size(); i++) {
+            sessions.get(i).publishedSlot = i;
+            names.add(sessions.get(i).name);
+        }
+        // A new file at every start: every session logged off until it logs on again, counts from 0.
+        this.published = new GatewaySessionsFile(data.gatewayDir(gatewayId).resolve("sessions"), gatewayId, names, config.compId(),
+            System.currentTimeMillis());
         this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
         final OrderEntry orderEntry = new OrderEntry(config.symbols(), clOrdIds);
         this.commandsQueue = data.commands();
@@ -82,7 +93,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.framer = new Framer(config, log);
         this.failedEvents = new FailedEventsFile(data.gatewayDir(gatewayId).resolve("failed-events"));
         this.flow = new OutboundFlow(framer, store, config.compId(), config.maxMessageLength(), log);
-        this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength());
+        this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength(), published);
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
         log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received,
@@ -94,6 +105,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             received, failedEvents, log);
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
+            published.sequenceNumbers(s.publishedSlot, s.expectedInbound() - 1, s.nextOutbound - 1);
         }
         cancelWhatTheDeadGatewayLeftConnected();
         framer.wire(this, flow);
@@ -152,6 +164,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         final int status = decoder.decode(c.inBuffer, offset, length);
         final FixSession s = c.session;
         if (s != null) {
+            published.messageIn(s.publishedSlot, decoder.msgSeqNum());
             s.onMessage(decoder, status, framer.readNanos);
             return;
         }
@@ -166,6 +179,9 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
                 if (candidate.onLogon(c, decoder, framer.readNanos)) {
                     framer.loggedOn(c);
+                    // A refused Logon is not the session's: only an accepted one counts in (its answer has counted out).
+                    published.messageIn(candidate.publishedSlot, decoder.msgSeqNum());
+                    published.loggedOn(candidate.publishedSlot, System.currentTimeMillis());
                 }
                 return;
             }
@@ -176,6 +192,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
 
     @Override
     public void onDisconnected(final FixSession s) {
+        published.loggedOff(s.publishedSlot, System.currentTimeMillis());
         if (s.config.cancelOnDisconnect()) {
             journal.cancelOnDisconnect(s, "");
         }
@@ -238,6 +255,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             s.sent.close();
         }
         failedEvents.close();
+        published.close();
         commandsQueue.close();
         eventsQueue.close();
         state.close();

@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.OutboundStore;
+import io.chronex.queues.GatewaySessionsFile;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -64,6 +65,8 @@ final class Outbox {
     long sentLive;
     private final Framer framer;
     private final OutboundFlow flow;
+    /** Each message stored counts out for its session there. */
+    private final GatewaySessionsFile published;
 
     /** The event whose messages are being built (-1: none), and where its messages not yet stored start in the batch. */
     private long eventIndex = -1;
@@ -79,8 +82,10 @@ final class Outbox {
     private boolean partOpen;
     private int partsStored;
 
-    Outbox(final Framer framer, final OutboundStore store, final OutboundFlow flow, final String compId, final int maxMessageLength) {
+    Outbox(final Framer framer, final OutboundStore store, final OutboundFlow flow, final String compId, final int maxMessageLength,
+           final GatewaySessionsFile published) {
         this.framer = framer;
+        this.published = published;
         this.flow = flow;
         this.store = store;
         this.compId = compId.getBytes(StandardCharsets.US_ASCII);
@@ -232,6 +237,7 @@ final class Outbox {
             final FixSession session = entrySession[i];
             final int entry = entryOffset[i] - OutboundStore.ENTRY_HEADER;
             session.sent.add(storeIndex, OutboundStore.ENTRIES_OFFSET + entry);
+            published.messageOut(session.publishedSlot, batch.getInt(entry + OutboundStore.ENTRY_SEQ_OFFSET));
             final Connection connection = session.connection;
             if (connection != null && connection.open) {
                 batchView.limit(entryOffset[i] + entryLength[i]).position(entryOffset[i]);

@@ -1,7 +1,9 @@
 package io.chronex.monitor;
 
 import io.chronex.queues.Hops;
+import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.IntCountsHistogram;
 import org.HdrHistogram.Recorder;
 
 /**
@@ -9,6 +11,12 @@ import org.HdrHistogram.Recorder;
  * into an HdrHistogram {@link Recorder} (so a reader thread, such as a future HTTP face, can take
  * interval histograms while the tailing thread records) and accumulated since start at each interval.
  * Every hop is a difference of two System.nanoTime readings, the one clock all processes on a host share.
+ *
+ * <p>The last minute is a ring of the last {@link #windowIntervals()} interval histograms and their
+ * sum, kept by adding the newest interval and subtracting the one that falls out (two passes over a
+ * histogram per hop and interval, whatever the window). The ring's histograms are allocated once
+ * and reset, never reallocated per interval; they keep 2 significant digits (values within 1%) and
+ * int counts, so a ring of 600 intervals × 5 hops stays within a few MiB even with hops of seconds.
  */
 public final class HopLatencies {
     /** The hops, in the order a command travels them. */
@@ -35,9 +43,34 @@ public final class HopLatencies {
     private final Recorder[] recorders = new Recorder[HOPS.length];
     private final Histogram[] interval = new Histogram[HOPS.length];
     private final Histogram[] sinceStart = new Histogram[HOPS.length];
+    /** Largest ring: intervals under 100 ms make the window shorter than a minute rather than the ring bigger. */
+    public static final int MAX_WINDOW_INTERVALS = 600;
+    private final int window;
+    private final AbstractHistogram[][] ring;
+    private final Histogram[] lastMinute = new Histogram[HOPS.length];
+    private int ringNext;
+    private int ringFilled;
 
+    /** With a last-minute window of 60 intervals (one minute at the default 1 s interval). */
     public HopLatencies() {
+        this(60);
+    }
+
+    /**
+     * @param windowIntervals intervals summed into the last-minute histograms: ceil(60 s / interval) (see
+     *                        {@link #windowIntervals(long)}), 1..{@link #MAX_WINDOW_INTERVALS}
+     */
+    public HopLatencies(final int windowIntervals) {
+        if (windowIntervals < 1 || windowIntervals > MAX_WINDOW_INTERVALS) {
+            throw new IllegalArgumentException("window of " + windowIntervals + " intervals: 1.." + MAX_WINDOW_INTERVALS);
+        }
+        window = windowIntervals;
+        ring = new AbstractHistogram[HOPS.length][windowIntervals];
         for (int i = 0; i < HOPS.length; i++) {
+            lastMinute[i] = new Histogram(2);
+            for (int j = 0; j < windowIntervals; j++) {
+                ring[i][j] = new IntCountsHistogram(2);
+            }
             // Auto-resizing, 3 digits: a backlog answered long after it was appended is a legitimate, huge, journal hop.
             recorders[i] = new Recorder(3);
             // Taken from the recorder (empty): it accepts only its own histograms back for recycling.
@@ -71,12 +104,46 @@ public final class HopLatencies {
         recorders[hop.ordinal()].recordValue(Math.max(0, nanos));
     }
 
-    /** Ends the current interval: {@link #interval} then holds what was recorded since the previous call. */
+    /** The intervals in a minute: ceil(60 s / interval), at most {@link #MAX_WINDOW_INTERVALS}. */
+    public static int windowIntervals(final long intervalNanos) {
+        final long minute = 60_000_000_000L;
+        final long n = (minute + intervalNanos - 1) / Math.max(1, intervalNanos);
+        return (int) Math.max(1, Math.min(MAX_WINDOW_INTERVALS, n));
+    }
+
+    /**
+     * Ends the current interval: {@link #interval} then holds what was recorded since the previous
+     * call, and {@link #lastMinute} the last {@link #windowIntervals()} intervals, this one included.
+     */
     public void rollInterval() {
         for (int i = 0; i < HOPS.length; i++) {
             interval[i] = recorders[i].getIntervalHistogram(interval[i]);
             sinceStart[i].add(interval[i]);
+            final AbstractHistogram slot = ring[i][ringNext];
+            if (ringFilled == window) {
+                lastMinute[i].subtract(slot);
+            }
+            slot.reset();
+            slot.add(interval[i]);
+            lastMinute[i].add(slot);
         }
+        ringNext = (ringNext + 1) % window;
+        ringFilled = Math.min(window, ringFilled + 1);
+    }
+
+    /** The sum of the last {@link #windowIntervals()} completed intervals of a hop (fewer until that many have ended); 2 digits. */
+    public Histogram lastMinute(final Hop hop) {
+        return lastMinute[hop.ordinal()];
+    }
+
+    /** How many intervals the last-minute window holds when full. */
+    public int windowIntervals() {
+        return window;
+    }
+
+    /** How many intervals it holds now (less than {@link #windowIntervals()} during the first minute). */
+    public int windowFilled() {
+        return ringFilled;
     }
 
     /** The last completed interval's histogram of a hop (see {@link #rollInterval}). */

@@ -1,5 +1,6 @@
 package io.chronex.monitor;
 
+import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import org.HdrHistogram.Histogram;
@@ -36,6 +37,16 @@ public final class MetricsText {
         for (final StatusBlock.GatewayView g : view.gateways()) {
             sample(out, "chronex_gateway_commands_total", "gateway=\"" + g.id() + "\"", model.commandsFromGateway(g.id()));
         }
+        help(out, "chronex_gateway_sessions_logged_on", "gauge", "FIX sessions logged on, by gateway (as its sessions file says)");
+        for (final StatusBlock.GatewayView g : view.gateways()) {
+            if (g.sessions() != null && g.sessions().problem() == null) {
+                sample(out, "chronex_gateway_sessions_logged_on", "gateway=\"" + g.id() + "\"", g.sessions().loggedOn());
+            }
+        }
+        help(out, "chronex_operator_commands_total", "counter", "operator commands (bin/admin) in the journal, by type");
+        for (final Map.Entry<CommandType, Long> e : model.operator().counts().entrySet()) {
+            sample(out, "chronex_operator_commands_total", "type=\"" + e.getKey().name() + "\"", e.getValue());
+        }
         help(out, "chronex_commands_per_second", "gauge", "commands read per second over the last interval");
         sample(out, "chronex_commands_per_second", "", seconds == 0 ? 0 : model.lastIntervalCommands() / seconds);
         help(out, "chronex_events_per_second", "gauge", "results read per second over the last interval");
@@ -70,19 +81,29 @@ public final class MetricsText {
         for (final Map.Entry<Integer, Counters.SymbolTrading> e : c.trading().entrySet()) {
             sample(out, "chronex_traded_lots_total", symbol(view, e.getKey()), e.getValue().volume);
         }
+        help(out, "chronex_traded_notional_total", "counter",
+            "traded price x quantity, by symbol, in the symbol's price units x lots (ticks x lots without a power-of-ten scale)");
+        for (final Map.Entry<Integer, Counters.SymbolTrading> e : c.trading().entrySet()) {
+            out.append("chronex_traded_notional_total{").append(symbol(view, e.getKey())).append("} ")
+                .append(StatusBlock.notional(view, e.getKey(), e.getValue().notional())).append('\n');
+        }
     }
 
     private static void latency(final StringBuilder out, final MonitorModel model) {
         help(out, "chronex_hop_latency_seconds", "gauge",
-            "hop latency quantile (1 = max) over a window: interval (the last one) or start (since the monitor started)");
+            "hop latency quantile (1 = max) over a window: interval (the last one), minute (the last minute) or start (since the"
+                + " monitor started)");
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
             quantiles(out, hop, "interval", model.latencies().interval(hop));
+            quantiles(out, hop, "minute", model.latencies().lastMinute(hop));
             quantiles(out, hop, "start", model.latencies().sinceStart(hop));
         }
         help(out, "chronex_hop_latency_count", "gauge", "results whose hop was recorded in the window");
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
             sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"interval\"",
                 model.latencies().interval(hop).getTotalCount());
+            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"minute\"",
+                model.latencies().lastMinute(hop).getTotalCount());
             sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"start\"",
                 model.latencies().sinceStart(hop).getTotalCount());
         }

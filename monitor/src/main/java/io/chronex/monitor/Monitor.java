@@ -7,6 +7,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
+import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.Tool;
@@ -22,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,30 +40,43 @@ import java.util.stream.Stream;
 public final class Monitor implements AutoCloseable {
     static final String USAGE = """
         Usage: bin/monitor --data-dir DIR [--http HOST:PORT] [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
-                           [--hlog FILE]
+                           [--alert-p99-ms 50] [--hlog FILE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
-        there) and prints a status block: per-hop latency percentiles, throughput, backlog, accepted and
-        rejected commands, trades, every symbol's best bid and ask, the engine's and gateways' liveness,
+        there) and prints a status block: per-hop latency percentiles (last interval, last minute, since
+        start), throughput, backlog, accepted and rejected commands, operator commands, trades and notional,
+        every symbol's best bid and ask, the engine's and gateways' liveness, each gateway's FIX sessions,
         and alerts.
 
           --http HOST:PORT      serve a live page instead of printing blocks: http://HOST:PORT/ (charts, books, alerts), plus
                                 /api/state (the same figures as JSON) and /metrics (Prometheus text); port 0 picks a free
                                 port; prints the address. 127.0.0.1 keeps it on this host; 0.0.0.0 serves every interface
-          --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval and since start
+          --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval, the last
+                                minute and since start
           --once                read what is there, print one block of everything read and exit 0 (scripts, CI)
           --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
           --alert-backlog-ms N  alert when the oldest unanswered command has waited longer (default 1000)
+          --alert-p99-ms N      alert when any hop's p99 over the last interval is above N ms (default 50; 0: off;
+                                not with --once)
           --hlog FILE           also write each interval's per-hop histograms to FILE, an HdrHistogram interval log
                                 (one tag per hop: gateway, journal, match, events, total), for HistogramLogProcessor
         """;
+    /**
+     * Default of --alert-p99-ms: well above what any hop shows in steady state on our 2-core machines (interval p99s of
+     * 1-4 ms, docs/monitor.md), so it does not cry wolf there, and far below the 1 s backlog alert: 50 ms at p99 means
+     * one command in a hundred waited that long somewhere (a GC or scheduling stall, a backlog being answered).
+     */
+    static final long DEFAULT_ALERT_P99_MS = 50;
     /** Excerpts read per queue between looks at the clock, so a big history does not delay a block for long. */
     private static final int BATCH = 10_000;
 
     private final DataDirectory data;
     private final Map<Integer, SymbolSpec> symbols;
     private final long alertBacklogNanos;
-    private final MonitorModel model = new MonitorModel();
+    private final long alertP99Nanos;
+    private final MonitorModel model;
+    /** Each gateway's sessions file as read for the previous block, for the counts in the interval. */
+    private final Map<Integer, GatewaySessionsFile.Snapshot> sessionsBefore = new HashMap<>();
     private final List<SingleChronicleQueue> opened = new ArrayList<>();
     private CommandTail commands;
     private EventTail events;
@@ -71,9 +86,17 @@ public final class Monitor implements AutoCloseable {
     private final History history = new History();
 
     public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
+        this(data, symbols, alertBacklogNanos, 0, 1_000_000_000L);
+    }
+
+    /** With the hop p99 alert ({@code alertP99Nanos}, 0: off) and a last-minute window fitted to {@code intervalNanos}. */
+    public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos, final long alertP99Nanos,
+                   final long intervalNanos) {
         this.data = data;
         this.symbols = symbols;
         this.alertBacklogNanos = alertBacklogNanos;
+        this.alertP99Nanos = alertP99Nanos;
+        this.model = new MonitorModel(HopLatencies.windowIntervals(intervalNanos));
     }
 
     public static void main(final String[] argv) {
@@ -82,10 +105,12 @@ public final class Monitor implements AutoCloseable {
 
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms", "--hlog"),
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms",
+                "--alert-p99-ms", "--hlog"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
+        final long alertP99Ms = args.number("--alert-p99-ms", DEFAULT_ALERT_P99_MS, 0, 86_400_000);
         final Map<Integer, SymbolSpec> symbols = new TreeMap<>();
         if (args.string("--config", null) != null) {
             EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));
@@ -99,7 +124,8 @@ public final class Monitor implements AutoCloseable {
         // The log first: its base time must not be later than the recorders' first interval starts (HdrHistogram's log
         // processor skips intervals that start before the log does).
         try (HopLog log = hlog == null ? null : new HopLog(Path.of(hlog), System.currentTimeMillis());
-             Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs))) {
+             Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),
+                 intervalNanos)) {
             monitor.hopLog = log;
             if (args.flag("--once")) {
                 monitor.lookForSnapshot();
@@ -266,7 +292,7 @@ public final class Monitor implements AutoCloseable {
         return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable(),
-            snapshotCheck == null ? null : snapshotCheck.last());
+            alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last());
     }
 
     private static long epochNanos() {
@@ -282,8 +308,13 @@ public final class Monitor implements AutoCloseable {
         }
         try (Stream<Path> entries = Files.list(dir)) {
             return entries.filter(p -> p.getFileName().toString().matches("[1-9][0-9]{0,2}"))
-                .map(p -> new StatusBlock.GatewayView(Integer.parseInt(p.getFileName().toString()),
-                    ProcessStatus.of(p.resolve("gateway.pid")), FailedEventsFile.read(p.resolve("failed-events"))))
+                .map(p -> {
+                    final int id = Integer.parseInt(p.getFileName().toString());
+                    final GatewaySessionsFile.Snapshot sessions = GatewaySessionsFile.read(p.resolve("sessions"));
+                    return new StatusBlock.GatewayView(id, ProcessStatus.of(p.resolve("gateway.pid")),
+                        FailedEventsFile.read(p.resolve("failed-events")), sessions,
+                        sessions == null ? sessionsBefore.remove(id) : sessionsBefore.put(id, sessions));
+                })
                 .sorted(Comparator.comparingInt(StatusBlock.GatewayView::id)).toList();
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot list " + dir + ": " + e.getMessage(), e);

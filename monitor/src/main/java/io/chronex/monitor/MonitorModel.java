@@ -16,8 +16,9 @@ import java.util.Arrays;
  * one thread feeds it. Audit tools can reuse it as it is: nothing here touches a queue or a clock.
  */
 public final class MonitorModel implements CommandTail.Handler, EventTail.Handler {
-    private final HopLatencies latencies = new HopLatencies();
+    private final HopLatencies latencies;
     private final Counters counters = new Counters();
+    private final OperatorCommands operator = new OperatorCommands();
     private final Books books = new Books();
     private final Backlog backlog = new Backlog();
     private long commands;
@@ -31,6 +32,16 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
     private final long[] intervalByGateway = new long[1000];
     private final long[] lastIntervalByGateway = new long[1000];
 
+    /** With a last-minute window of 60 intervals (a minute at 1 s intervals). */
+    public MonitorModel() {
+        this(60);
+    }
+
+    /** With a last-minute window of {@code windowIntervals} intervals: {@link HopLatencies#windowIntervals(long)}. */
+    public MonitorModel(final int windowIntervals) {
+        this.latencies = new HopLatencies(windowIntervals);
+    }
+
     @Override
     public void onCommand(final long journalIndex, final DecodeStatus status, final Command command, final Hops hops) {
         commands++;
@@ -40,6 +51,9 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
         commandsByGateway[gateway]++;
         intervalByGateway[gateway]++;
         backlog.onCommand(journalIndex, hops.gatewayAppendNanos, hops.receiptEpochNanos);
+        if (status == DecodeStatus.OK) {
+            operator.onCommand(journalIndex, command);
+        }
     }
 
     @Override
@@ -47,7 +61,8 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
         events++;
         intervalEvents++;
         latencies.record(header.hops);
-        counters.onResult(result);
+        counters.onResult(eventsIndex, result);
+        operator.onResult(header.commandIndex, result);
         for (int i = 0; i < result.levelChangeCount(); i++) {
             books.apply(result.levelChange(i));
         }
@@ -71,6 +86,11 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
 
     public Counters counters() {
         return counters;
+    }
+
+    /** Operator commands (bin/admin's types): counts and the last few with their answers. */
+    public OperatorCommands operator() {
+        return operator;
     }
 
     public Books books() {

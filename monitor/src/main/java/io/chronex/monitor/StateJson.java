@@ -2,14 +2,17 @@ package io.chronex.monitor;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.queues.FailedEventsFile;
+import io.chronex.queues.GatewaySessionsFile;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -54,7 +57,8 @@ public final class StateJson {
             processes(g, model, view);
             flow(g, model, view);
             results(g, model, view);
-            latency(g, model);
+            operator(g, model, view);
+            latency(g, model, view);
             books(g, model, view);
             history(g, history);
             g.writeEndObject();
@@ -86,9 +90,61 @@ public final class StateJson {
             if (failed != null && failed.count() > 0) {
                 g.writeStringField("lastFailure", failed.reason());
             }
+            sessions(g, gateway.sessions());
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /** A gateway's FIX sessions as it publishes them (gateways/N/sessions); the reason when the file cannot be read. */
+    private static void sessions(final JsonGenerator g, final GatewaySessionsFile.Snapshot sessions) throws IOException {
+        g.writeObjectFieldStart("sessions");
+        if (sessions == null || sessions.problem() != null) {
+            g.writeStringField("problem", sessions == null ? "no sessions file" : sessions.problem());
+            g.writeEndObject();
+            return;
+        }
+        g.writeNumberField("loggedOn", sessions.loggedOn());
+        g.writeNumberField("configured", sessions.sessions().size());
+        g.writeArrayFieldStart("list");
+        for (final GatewaySessionsFile.Session s : sessions.sessions()) {
+            g.writeStartObject();
+            g.writeStringField("name", s.senderCompId() + "->" + s.targetCompId());
+            g.writeBooleanField("loggedOn", s.loggedOn());
+            g.writeNumberField("messagesIn", s.messagesIn());
+            g.writeNumberField("messagesOut", s.messagesOut());
+            g.writeNumberField("lastInboundSeqNum", s.lastInboundSeqNum());
+            g.writeNumberField("lastOutboundSeqNum", s.lastOutboundSeqNum());
+            g.writeNumberField("lastLogonEpochMillis", s.lastLogonEpochMillis());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** Operator commands: counts by type and the last ones kept, newest first, with the engine's answer. */
+    private static void operator(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
+        final OperatorCommands operator = model.operator();
+        g.writeObjectFieldStart("operator");
+        g.writeNumberField("total", operator.total());
+        g.writeObjectFieldStart("counts");
+        for (final Map.Entry<CommandType, Long> e : operator.counts().entrySet()) {
+            g.writeNumberField(e.getKey().name(), e.getValue());
+        }
+        g.writeEndObject();
+        g.writeArrayFieldStart("last");
+        final List<OperatorCommands.Entry> last = operator.last();
+        for (int i = last.size() - 1; i >= 0; i--) {
+            final OperatorCommands.Entry e = last.get(i);
+            g.writeStartObject();
+            g.writeStringField("journalIndex", StatusBlock.hex(e.journalIndex()));
+            g.writeStringField("type", e.type().name());
+            g.writeStringField("subject", StatusBlock.subject(view, e).trim());
+            g.writeStringField("answer", e.answer() == null ? "no answer yet" : e.answer());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     private static void flow(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
@@ -129,13 +185,23 @@ public final class StateJson {
             g.writeStringField("symbol", StatusBlock.name(view, e.getKey()));
             g.writeNumberField("trades", e.getValue().trades);
             g.writeNumberField("volume", e.getValue().volume);
+            g.writeStringField("notional", StatusBlock.notional(view, e.getKey(), e.getValue().notional()));
+            g.writeArrayFieldStart("lastTrades");
+            for (final Counters.Trade t : e.getValue().lastTrades()) {
+                g.writeStartObject();
+                g.writeStringField("price", StatusBlock.price(view, e.getKey(), t.price()));
+                g.writeNumberField("quantity", t.quantity());
+                g.writeStringField("eventsIndex", StatusBlock.hex(t.eventsIndex()));
+                g.writeEndObject();
+            }
+            g.writeEndArray();
             g.writeEndObject();
         }
         g.writeEndArray();
     }
 
-    /** Per hop: the last interval's and since start's percentiles (µs), and the since-start distribution for the plot. */
-    private static void latency(final JsonGenerator g, final MonitorModel model) throws IOException {
+    /** Per hop: the last interval's, last minute's and since start's percentiles (µs), and the since-start distribution for the plot. */
+    private static void latency(final JsonGenerator g, final MonitorModel model, final StatusBlock.View view) throws IOException {
         g.writeObjectFieldStart("latency");
         g.writeArrayFieldStart("hops");
         for (final HopLatencies.Hop hop : HOPS) {
@@ -145,6 +211,12 @@ public final class StateJson {
         g.writeObjectFieldStart("interval");
         for (final HopLatencies.Hop hop : HOPS) {
             percentiles(g, hop.label, model.latencies().interval(hop));
+        }
+        g.writeEndObject();
+        g.writeStringField("window", StatusBlock.window(model.latencies(), view.intervalSeconds()));
+        g.writeObjectFieldStart("lastMinute");
+        for (final HopLatencies.Hop hop : HOPS) {
+            percentiles(g, hop.label, model.latencies().lastMinute(hop));
         }
         g.writeEndObject();
         g.writeObjectFieldStart("sinceStart");

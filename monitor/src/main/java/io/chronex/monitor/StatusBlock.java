@@ -3,10 +3,13 @@ package io.chronex.monitor;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
+import io.chronex.api.CommandType;
 import io.chronex.queues.FailedEventsFile;
+import io.chronex.queues.GatewaySessionsFile;
 import org.HdrHistogram.Histogram;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,19 +19,45 @@ import java.util.Map;
 
 /** The terminal face of the monitor: one compact text block from the model and the processes' status. */
 public final class StatusBlock {
-    /** A gateway found under the data directory: its id, process status and failed events (null when it has no file). */
-    public record GatewayView(int id, ProcessStatus status, FailedEventsFile.Snapshot failed) {
+    /**
+     * A gateway found under the data directory: its id, process status, failed events (null when it
+     * has no file), and its published sessions ({@code gateways/N/sessions}) now and at the previous
+     * block (either null when there was no file), for the counts in the interval.
+     */
+    public record GatewayView(int id, ProcessStatus status, FailedEventsFile.Snapshot failed, GatewaySessionsFile.Snapshot sessions,
+                              GatewaySessionsFile.Snapshot sessionsBefore) {
+        /** Without sessions (as before the gateway published them). */
+        public GatewayView(final int id, final ProcessStatus status, final FailedEventsFile.Snapshot failed) {
+            this(id, status, failed, null, null);
+        }
     }
 
     /**
      * Everything the block shows besides the model. {@code intervalSeconds} is 0 for a single read
      * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then);
-     * {@code snapshotCheck} is null until a snapshot was checked.
+     * {@code alertP99Nanos} 0 turns the hop p99 alert off; {@code snapshotCheck} is null until a snapshot was checked.
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
                        ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
-                       SnapshotCheck.Outcome snapshotCheck) {
+                       long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck) {
+        /** Without the hop p99 alert or a snapshot check. */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents, 0);
+        }
+
+        /** Without a snapshot check. */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents, final long alertP99Nanos) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents,
+                alertP99Nanos, null);
+        }
     }
+
+    /** Operator commands shown in the block, newest first (the model keeps {@link OperatorCommands#KEPT}). */
+    static final int OPERATOR_SHOWN = 3;
 
     private StatusBlock() {
     }
@@ -43,7 +72,7 @@ public final class StatusBlock {
         line(out, "alerts   %s", alerts.isEmpty() ? "none" : String.join("; ", alerts));
         processes(out, model, view);
         flow(out, model, view);
-        latencies(out, model, view.intervalSeconds() == 0);
+        latencies(out, model, view.intervalSeconds());
         books(out, model, view);
         return out.toString();
     }
@@ -71,6 +100,21 @@ public final class StatusBlock {
         if (view.unreadableEvents() > 0) {
             alerts.add(view.unreadableEvents() + " events excerpts could not be decoded");
         }
+        // Over the last interval only: a --once block has none (its one histogram is the whole history, start-up included).
+        if (view.alertP99Nanos() > 0 && view.intervalSeconds() > 0) {
+            final StringBuilder slow = new StringBuilder();
+            for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+                final Histogram h = model.latencies().interval(hop);
+                final long p99 = h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99);
+                if (p99 > view.alertP99Nanos()) {
+                    slow.append(slow.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.3f ms (n %d)", hop.label, p99 / 1e6,
+                        h.getTotalCount()));
+                }
+            }
+            if (slow.length() > 0) {
+                alerts.add(String.format(Locale.ROOT, "HOP P99 > %s ms: %s", millis(view.alertP99Nanos()), slow));
+            }
+        }
         return alerts;
     }
 
@@ -88,11 +132,51 @@ public final class StatusBlock {
         line(out, "engine   %s, %s", view.engine().describe(), engineProgress(model, view));
         for (final GatewayView g : view.gateways()) {
             final FailedEventsFile.Snapshot failed = g.failed();
-            line(out, "gateway %d  %s, %d commands appended%s, failed events %s", g.id(), g.status().describe(),
+            line(out, "gateway %d  %s, %d commands appended%s, failed events %s, %s", g.id(), g.status().describe(),
                 model.commandsFromGateway(g.id()),
                 view.intervalSeconds() == 0 ? "" : " (" + model.lastIntervalCommandsFromGateway(g.id()) + " in the interval)",
                 failed == null || failed.count() == 0 ? "0" : failed.count() + " (last at events index " + hex(failed.lastEventsIndex())
-                    + ": " + failed.reason() + ")");
+                    + ": " + failed.reason() + ")", sessionsSummary(g));
+            sessions(out, g, view.intervalSeconds() > 0);
+        }
+    }
+
+    /** "sessions 1/2 logged on", or why there is nothing to say. */
+    private static String sessionsSummary(final GatewayView g) {
+        final GatewaySessionsFile.Snapshot s = g.sessions();
+        if (s == null) {
+            return "sessions ? (no sessions file)";
+        }
+        if (s.problem() != null) {
+            return "sessions ? (" + s.problem() + ")";
+        }
+        final String summary = "sessions " + s.loggedOn() + "/" + s.sessions().size() + " logged on";
+        // A gateway that is not running does not update its file: what it says is how the gateway left it.
+        return g.status().alive() ? summary : summary + " when it stopped";
+    }
+
+    /** One line per logged-on session of a running gateway: counts since the gateway started, and in the interval. */
+    private static void sessions(final StringBuilder out, final GatewayView g, final boolean live) {
+        final GatewaySessionsFile.Snapshot s = g.sessions();
+        if (s == null || s.problem() != null || !g.status().alive()) {
+            return;
+        }
+        final GatewaySessionsFile.Snapshot before = g.sessionsBefore();
+        // Counts are of one gateway run: only a file of the same run gives an interval.
+        final boolean sameRun = live && before != null && before.problem() == null && before.writerPid() == s.writerPid()
+            && before.writtenEpochMillis() == s.writtenEpochMillis() && before.sessions().size() == s.sessions().size();
+        for (int i = 0; i < s.sessions().size(); i++) {
+            final GatewaySessionsFile.Session session = s.sessions().get(i);
+            if (!session.loggedOn()) {
+                continue;
+            }
+            final GatewaySessionsFile.Session was = sameRun ? before.sessions().get(i) : null;
+            final boolean delta = was != null && was.senderCompId().equals(session.senderCompId());
+            line(out, "  session %-12s in %d%s, out %d%s; last MsgSeqNum in %d, out %d; logged on %s", session.senderCompId() + "->"
+                    + session.targetCompId(), session.messagesIn(), delta ? " (" + (session.messagesIn() - was.messagesIn()) + ")" : "",
+                session.messagesOut(), delta ? " (" + (session.messagesOut() - was.messagesOut()) + ")" : "",
+                session.lastInboundSeqNum(), session.lastOutboundSeqNum(),
+                session.lastLogonEpochMillis() == 0 ? "?" : Instant.ofEpochMilli(session.lastLogonEpochMillis()).toString());
         }
     }
 
@@ -115,15 +199,66 @@ public final class StatusBlock {
             }
         }
         line(out, "results  accepted %d, rejected %d%s", c.accepted(), c.rejectsTotal(), rejects.length() == 0 ? "" : ": " + rejects);
-        c.trading().forEach((symbol, t) -> line(out, "trades   %-8s %d trades, volume %d", name(view, symbol), t.trades, t.volume));
+        c.trading().forEach((symbol, t) -> {
+            final Counters.Trade last = t.lastTrade();
+            line(out, "trades   %-8s %d trades, volume %d, notional %s; last %s", name(view, symbol), t.trades, t.volume,
+                notional(view, symbol, t.notional()), last == null ? "-" : last.quantity() + "@" + price(view, symbol, last.price())
+                    + (last.eventsIndex() < 0 ? "" : " (events " + hex(last.eventsIndex()) + ")"));
+        });
+        operator(out, model.operator(), view);
     }
 
-    private static void latencies(final StringBuilder out, final MonitorModel model, final boolean once) {
+    /** Counts by type and the last few, newest first, with the engine's answer; "none" when there were none. */
+    private static void operator(final StringBuilder out, final OperatorCommands operator, final View view) {
+        if (operator.total() == 0) {
+            line(out, "operator none");
+            return;
+        }
+        final StringBuilder counts = new StringBuilder();
+        operator.counts().forEach((type, n) -> counts.append(counts.length() == 0 ? "" : ", ").append(type).append(' ').append(n));
+        line(out, "operator %d commands: %s", operator.total(), counts);
+        final List<OperatorCommands.Entry> last = operator.last();
+        for (int i = last.size() - 1; i >= Math.max(0, last.size() - OPERATOR_SHOWN); i--) {
+            final OperatorCommands.Entry e = last.get(i);
+            line(out, "  %s %s%s: %s", hex(e.journalIndex()), e.type(), subject(view, e),
+                e.answer() == null ? "no answer yet" : e.answer());
+        }
+    }
+
+    /** What an operator command was about: symbol or "every symbol", account, price. */
+    static String subject(final View view, final OperatorCommands.Entry e) {
+        final StringBuilder sb = new StringBuilder();
+        if (e.symbol() != 0) {
+            sb.append(' ').append(name(view, e.symbol()));
+        } else if (e.type() == CommandType.HALT || e.type() == CommandType.RESUME || e.type() == CommandType.END_OF_DAY) {
+            sb.append(" every symbol");
+        }
+        if (e.account() != 0) {
+            sb.append(" account ").append(e.account());
+        }
+        if (e.type() == CommandType.SET_REFERENCE_PRICE) {
+            sb.append(" price ").append(price(view, e.symbol(), e.price()));
+        }
+        return sb.toString();
+    }
+
+    /** Price × quantity in the symbol's price units × lots when its price scale is a power of ten, else in ticks × lots. */
+    static String notional(final View view, final int symbol, final BigInteger ticksTimesLots) {
+        final int digits = decimalDigits(view, symbol);
+        return digits < 0 ? ticksTimesLots.toString() : new BigDecimal(ticksTimesLots, digits).toPlainString();
+    }
+
+    private static void latencies(final StringBuilder out, final MonitorModel model, final double intervalSeconds) {
+        final boolean once = intervalSeconds == 0;
+        final HopLatencies latencies = model.latencies();
         if (once) {
             line(out, "latency  µs, everything read   %8s %9s %9s %9s %9s %9s", "n", "p50", "p90", "p99", "p99.9", "max");
         } else {
-            line(out, "latency  µs        last interval: %8s %9s %9s %9s %9s %9s | since start: %8s %9s %9s %9s", "n", "p50", "p90",
-                "p99", "p99.9", "max", "n", "p50", "p99", "max");
+            // Group labels over their columns, then the columns: the last minute took the place of the interval's p90 and the
+            // since-start p50, so a line stays about 130 characters.
+            line(out, "%-10s%48s |%39s |%29s", "latency", "last interval", "last " + window(latencies, intervalSeconds), "since start");
+            line(out, "  %-8s%8s%10s%10s%10s%10s |%9s%10s%10s%10s |%9s%10s%10s", "µs", "n", "p50", "p99", "p99.9", "max", "n", "p50",
+                "p99", "max", "n", "p99", "max");
         }
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
             final Histogram all = model.latencies().sinceStart(hop);
@@ -131,10 +266,12 @@ public final class StatusBlock {
                 line(out, "  %-8s %21s %8d %9.2f %9.2f %9.2f %9.2f %9.2f", hop.label, "", all.getTotalCount(), us(all, 50), us(all, 90),
                     us(all, 99), us(all, 99.9), all.getMaxValue() / 1e3);
             } else {
-                final Histogram h = model.latencies().interval(hop);
-                line(out, "  %-8s %22s %8d %9.2f %9.2f %9.2f %9.2f %9.2f | %12s %8d %9.2f %9.2f %9.2f", hop.label, "", h.getTotalCount(),
-                    us(h, 50), us(h, 90), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, "", all.getTotalCount(), us(all, 50),
-                    us(all, 99), all.getMaxValue() / 1e3);
+                final Histogram h = latencies.interval(hop);
+                final Histogram minute = latencies.lastMinute(hop);
+                line(out, "  %-8s%8d%10.2f%10.2f%10.2f%10.2f |%9d%10.2f%10.2f%10.2f |%9d%10.2f%10.2f", hop.label, h.getTotalCount(),
+                    us(h, 50), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, minute.getTotalCount(), us(minute, 50), us(minute, 99),
+                    minute.getMaxValue() / 1e3, all.getTotalCount(), us(all, 99),
+                    all.getMaxValue() / 1e3);
             }
         }
     }
@@ -167,13 +304,27 @@ public final class StatusBlock {
 
     /** A price in the symbol's units when the configuration gives a power-of-ten price scale, else in ticks as carried. */
     static String price(final View view, final int symbol, final long price) {
+        final int digits = decimalDigits(view, symbol);
+        return digits < 0 ? Long.toString(price) : BigDecimal.valueOf(price, digits).toPlainString();
+    }
+
+    /** The decimal places of the symbol's price scale when it is a power of ten; -1 when it is not or is not known. */
+    private static int decimalDigits(final View view, final int symbol) {
         final SymbolSpec spec = view.symbols().get(symbol);
-        if (spec == null) {
-            return Long.toString(price);
+        if (spec == null || spec.priceScale() <= 0) {
+            return -1;
         }
         final int digits = Long.toString(spec.priceScale()).length() - 1;
-        return BigDecimal.valueOf(spec.priceScale()).equals(BigDecimal.TEN.pow(digits))
-            ? BigDecimal.valueOf(price, digits).toPlainString() : Long.toString(price);
+        return BigDecimal.valueOf(spec.priceScale()).equals(BigDecimal.TEN.pow(digits)) ? digits : -1;
+    }
+
+    /** How far back the last-minute window reaches now: its intervals so far × the interval ("60 s" once full at 1 s). */
+    static String window(final HopLatencies latencies, final double intervalSeconds) {
+        return String.format(Locale.ROOT, "%.0f s", latencies.windowFilled() * intervalSeconds);
+    }
+
+    private static String millis(final long nanos) {
+        return BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString();
     }
 
     /** The symbol's name from the configuration, or #id. */

@@ -46,7 +46,7 @@ class MonitorFacesTest {
             new ProcessStatus(ProcessStatus.State.GONE, 4242),
             List.of(new StatusBlock.GatewayView(1, new ProcessStatus(ProcessStatus.State.ALIVE, 77),
                 new FailedEventsFile.Snapshot(2, 9, 0, "no session"))),
-            Map.of(1, new SymbolSpec(1, ODD_NAME, 100, 1, 1, 0, 0)), 0, null);
+            Map.of(1, new SymbolSpec(1, ODD_NAME, 100, 1, 1, 0, 0)), 0);
     }
 
     /** Two commands from gateway 1, one accepted with a trade of 3 at 100.00 and a bid left, one rejected; a third waiting. */
@@ -111,6 +111,13 @@ class MonitorFacesTest {
         assertEquals(14.0, s.at("/latency/sinceStart/total/max").asDouble(), 0.02);
         assertEquals(StateJson.PERCENTILES.length, s.at("/latency/distribution/percentile").size());
         assertEquals(10.0, s.at("/latency/distribution/journal/0").asDouble(), 0.01);
+        assertEquals(10.0, s.at("/latency/lastMinute/journal/p50").asDouble(), 0.1);
+        assertEquals(2, s.at("/latency/lastMinute/total/n").asLong(), "both results carried the hops");
+        assertEquals("no sessions file", s.at("/gateways/0/sessions/problem").asText());
+        assertEquals(0, s.at("/operator/total").asLong());
+        assertEquals("300.00", s.at("/trades/0/notional").asText(), "3 lots at 100.00");
+        assertEquals("100.00", s.at("/trades/0/lastTrades/0/price").asText());
+        assertEquals(3, s.at("/trades/0/lastTrades/0/quantity").asLong());
         assertEquals(1, s.at("/history/time").size());
         assertEquals(14.0, s.at("/history/p99/total/0").asDouble(), 0.02);
         assertEquals(5.0, s.at("/history/backlogAgeMs/0").asDouble());
@@ -157,6 +164,8 @@ class MonitorFacesTest {
         assertTrue(text.contains("chronex_backlog_age_seconds 0.00500000000\n"), text);
         assertTrue(text.contains("chronex_rejected_total{reason=\"UNKNOWN_ORDER\"} 1\n"), text);
         assertTrue(text.contains("chronex_trades_total{symbol=\"A\\\"B\\\\C\"} 1\n"), text);
+        assertTrue(text.contains("chronex_traded_notional_total{symbol=\"A\\\"B\\\\C\"} 300.00\n"), text);
+        assertTrue(text.contains("chronex_hop_latency_count{hop=\"total\",window=\"minute\"} 2\n"), text);
         assertTrue(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"bid\"} 99.90\n"), text);
         assertTrue(text.contains("chronex_hop_latency_seconds{hop=\"journal\",window=\"interval\",quantile=\"0.5\"} 1.00"), text);
         assertFalse(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"ask\"}"),

@@ -15,10 +15,13 @@ import net.openhft.chronicle.bytes.Bytes;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
+import java.util.List;
 import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -175,5 +178,151 @@ class MonitorModelTest {
         assertEquals(1, model.backlog().count());
         assertEquals(-1, model.backlog().oldestAgeNanos(99_000, 0), "no timestamp at all: unknown");
         assertTrue(model.commands() == 8 && model.commandsFromGateway(1) == 8);
+    }
+
+    /** A command from gateway 0 (bin/admin, bin/inject) of this type. */
+    private void operatorCommand(final long journalIndex, final CommandType type, final int symbol, final long account, final long price) {
+        final Command c = new Command();
+        c.type = type;
+        c.symbol = symbol;
+        c.account = account;
+        c.price = price;
+        model.onCommand(journalIndex, DecodeStatus.OK, c, new Hops());
+    }
+
+    @Test
+    void operatorCommandsAreCountedByTypeAndTheLastOnesKeptWithTheEnginesAnswer() {
+        assertEquals(0, model.operator().total());
+        operatorCommand(1, CommandType.HALT, 1, 0, 0);
+        // bin/inject journals orders with gateway id 0 too: they are not operator commands.
+        operatorCommand(2, CommandType.NEW_ORDER, 1, 5, 100);
+        operatorCommand(3, CommandType.KILL_SWITCH_ON, 0, 7, 0);
+        operatorCommand(4, CommandType.SET_REFERENCE_PRICE, 2, 0, 2_500);
+        event(1, r -> r.commandType = CommandType.HALT);
+        event(2, r -> { });
+        event(3, r -> {
+            r.commandType = CommandType.KILL_SWITCH_ON;
+            r.affectedOrders = 2;
+        });
+        event(4, r -> {
+            r.commandType = CommandType.SET_REFERENCE_PRICE;
+            r.rejectReason = RejectReason.UNKNOWN_SYMBOL;
+        });
+        // An answer read before its command (the monitor reads the events first in each round).
+        event(5, r -> r.commandType = CommandType.RESUME);
+        operatorCommand(5, CommandType.RESUME, 1, 0, 0);
+        // A command whose answer has not come yet.
+        operatorCommand(6, CommandType.SNAPSHOT, 0, 0, 0);
+
+        final OperatorCommands op = model.operator();
+        assertEquals(5, op.total());
+        assertEquals(1, op.count(CommandType.HALT));
+        assertEquals(0, op.count(CommandType.NEW_ORDER));
+        assertEquals(List.of(CommandType.HALT, CommandType.RESUME, CommandType.KILL_SWITCH_ON, CommandType.SET_REFERENCE_PRICE,
+            CommandType.SNAPSHOT), List.copyOf(op.counts().keySet()));
+        final List<OperatorCommands.Entry> last = op.last();
+        assertEquals(List.of(1L, 3L, 4L, 5L, 6L), last.stream().map(OperatorCommands.Entry::journalIndex).toList());
+        assertEquals("accepted", last.get(0).answer());
+        assertEquals(7, last.get(1).account());
+        assertEquals("accepted, 2 orders cancelled", last.get(1).answer());
+        assertEquals(2_500, last.get(2).price());
+        assertEquals("rejected: UNKNOWN_SYMBOL", last.get(2).answer());
+        assertEquals("accepted", last.get(3).answer());
+        assertNull(last.get(4).answer());
+
+        // Only the last 10 are kept; the counts are of all of them.
+        for (long i = 7; i < 20; i++) {
+            operatorCommand(i, CommandType.END_OF_DAY, 0, 0, 0);
+        }
+        assertEquals(OperatorCommands.KEPT, op.last().size());
+        assertEquals(10L, op.last().get(0).journalIndex());
+        assertEquals(13, op.count(CommandType.END_OF_DAY));
+        assertEquals(18, op.total());
+    }
+
+    @Test
+    void tradesAddUpNotionalExactlyAndKeepTheLastFivePerSymbol() {
+        for (int i = 1; i <= 7; i++) {
+            final long price = 10_000 + i;
+            final long quantity = i;
+            event(100 + i, r -> {
+                r.symbol = 1;
+                final Fill f = r.addFill();
+                f.price = price;
+                f.quantity = quantity;
+                f.takerSide = Side.BUY;
+            });
+        }
+        final Counters.SymbolTrading acme = model.counters().trading().get(1);
+        assertEquals(7, acme.trades);
+        assertEquals(28, acme.volume);
+        long expected = 0;
+        for (int i = 1; i <= 7; i++) {
+            expected += (10_000L + i) * i;
+        }
+        assertEquals(BigInteger.valueOf(expected), acme.notional());
+        // Newest first, with the events index that carried each (the test's events indices are 0, 1, 2...).
+        assertEquals(List.of(new Counters.Trade(10_007, 7, 6), new Counters.Trade(10_006, 6, 5), new Counters.Trade(10_005, 5, 4),
+            new Counters.Trade(10_004, 4, 3), new Counters.Trade(10_003, 3, 2)), acme.lastTrades());
+        assertEquals(new Counters.Trade(10_007, 7, 6), acme.lastTrade());
+
+        // Far past a long: the largest price times the largest quantity, three times, then a negative price (a spread).
+        for (int i = 0; i < 3; i++) {
+            event(200 + i, r -> {
+                r.symbol = 2;
+                final Fill f = r.addFill();
+                f.price = Command.MAX_PRICE;
+                f.quantity = Command.MAX_QUANTITY;
+                f.takerSide = Side.SELL;
+            });
+        }
+        event(300, r -> {
+            r.symbol = 2;
+            final Fill f = r.addFill();
+            f.price = -5;
+            f.quantity = 3;
+            f.takerSide = Side.BUY;
+        });
+        assertEquals(BigInteger.valueOf(Command.MAX_PRICE).multiply(BigInteger.valueOf(Command.MAX_QUANTITY))
+            .multiply(BigInteger.valueOf(3)).subtract(BigInteger.valueOf(15)), model.counters().trading().get(2).notional());
+    }
+
+    @Test
+    void theLastMinuteIsTheSumOfTheLastWindowOfIntervals() {
+        assertEquals(60, HopLatencies.windowIntervals(1_000_000_000L));
+        assertEquals(240, HopLatencies.windowIntervals(250_000_000L));
+        assertEquals(9, HopLatencies.windowIntervals(7_000_000_000L), "ceil(60 / 7)");
+        assertEquals(1, HopLatencies.windowIntervals(3_600_000_000_000L));
+        assertEquals(HopLatencies.MAX_WINDOW_INTERVALS, HopLatencies.windowIntervals(10_000_000L));
+
+        final MonitorModel windowed = new MonitorModel(3);
+        final Histogram lastMinute = windowed.latencies().lastMinute(HopLatencies.Hop.JOURNAL);
+        // Interval i: ten journal hops of i ms.
+        for (int i = 1; i <= 5; i++) {
+            for (int k = 0; k < 10; k++) {
+                final long micros = i * 1_000L;
+                final EventHeader header = new EventHeader();
+                header.hops.gatewayAppendNanos = 1_000;
+                header.hops.engineReadNanos = 1_000 + micros * 1_000;
+                windowed.onEvent(k, header, new Result());
+            }
+            windowed.rollInterval();
+            assertEquals(Math.min(i, 3), windowed.latencies().windowFilled());
+            assertEquals(Math.min(i, 3) * 10L, lastMinute.getTotalCount(), "after interval " + i);
+        }
+        assertSame(lastMinute, windowed.latencies().lastMinute(HopLatencies.Hop.JOURNAL), "kept, not reallocated");
+        // Intervals 3, 4, 5 (within the 2 significant digits the window keeps).
+        assertEquals(3_000_000, lastMinute.getMinValue(), 30_000);
+        assertEquals(4_000_000, lastMinute.getValueAtPercentile(50), 40_000);
+        assertEquals(5_000_000, lastMinute.getValueAtPercentile(99), 50_000);
+        assertEquals(5_000_000, lastMinute.getMaxValue(), 50_000);
+        assertEquals(50, windowed.latencies().sinceStart(HopLatencies.Hop.JOURNAL).getTotalCount());
+
+        // Quiet intervals push the old ones out: empty after three.
+        for (int i = 0; i < 3; i++) {
+            windowed.rollInterval();
+        }
+        assertEquals(0, lastMinute.getTotalCount());
+        assertEquals(0, lastMinute.getMaxValue());
     }
 }

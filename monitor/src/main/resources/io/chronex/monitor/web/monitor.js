@@ -114,20 +114,32 @@ function renderCharts(s) {
 
 function renderTables(s) {
   const hops = s.latency.hops;
-  table("latencyTable", ["hop", "n", "p50", "p90", "p99", "p99.9", "max", "since start: p50", "p99", "max"],
+  table("latencyTable", ["hop", "n", "p50", "p99", "p99.9", "max", "last " + s.latency.window + ": p50", "p99", "max",
+    "since start: p50", "p99", "max"],
     hops.map(h => {
-      const i = s.latency.interval[h], a = s.latency.sinceStart[h];
+      const i = s.latency.interval[h], m = s.latency.lastMinute[h], a = s.latency.sinceStart[h];
       const v = (hist, x) => (hist.n ? us(x) : "–"); // nothing recorded is not 0 µs
-      return [h, fmt(i.n), v(i, i.p50), v(i, i.p90), v(i, i.p99), v(i, i.p999), v(i, i.max), v(a, a.p50), v(a, a.p99), v(a, a.max)];
+      return [h, fmt(i.n), v(i, i.p50), v(i, i.p99), v(i, i.p999), v(i, i.max), v(m, m.p50), v(m, m.p99), v(m, m.max),
+        v(a, a.p50), v(a, a.p99), v(a, a.max)];
     }));
-  const processes = [["engine", s.engine.status, s.engine.progress, ""]].concat(s.gateways.map(g =>
+  const processes = [["engine", s.engine.status, s.engine.progress, "", ""]].concat(s.gateways.map(g =>
     ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",
+      g.sessions.problem ? "? (" + g.sessions.problem + ")" : g.sessions.loggedOn + " of " + g.sessions.configured + " logged on",
       g.failedEvents ? g.failedEvents + " failed events: " + g.lastFailure : "no failed events"]));
-  table("processTable", ["process", "status", "work", "failed events"], processes);
+  table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
+  const sessions = [];
+  s.gateways.forEach(g => (g.sessions.list || []).filter(x => x.loggedOn).forEach(x => sessions.push(["gateway " + g.id, x.name,
+    fmt(x.messagesIn), fmt(x.messagesOut), String(x.lastInboundSeqNum), String(x.lastOutboundSeqNum),
+    x.lastLogonEpochMillis ? new Date(x.lastLogonEpochMillis).toISOString().replace("T", " ").replace("Z", " UTC") : "–"])));
+  table("sessionTable", ["gateway", "session", "messages in", "out", "last MsgSeqNum in", "out", "logged on at"],
+    sessions.length ? sessions : [["none logged on", "", "", "", "", "", ""]]);
+  table("operatorTable", ["journal index", "command", "about", "engine's answer"],
+    s.operator.last.length ? s.operator.last.map(o => [o.journalIndex, o.type, o.subject, o.answer]) : [["none", "", "", ""]]);
   const rejects = Object.entries(s.results.rejects).sort((a, b) => b[1] - a[1]);
   table("rejectTable", ["reason", "count"], rejects.length ? rejects.map(([r, n]) => [r, fmt(n)]) : [["none", "0"]]);
-  table("tradeTable", ["symbol", "trades", "volume (lots)"],
-    s.trades.length ? s.trades.map(t => [t.symbol, fmt(t.trades), fmt(t.volume)]) : [["none yet", "", ""]]);
+  table("tradeTable", ["symbol", "trades", "volume (lots)", "notional", "last trade"],
+    s.trades.length ? s.trades.map(t => [t.symbol, fmt(t.trades), fmt(t.volume), t.notional,
+      t.lastTrades.length ? t.lastTrades[0].quantity + "@" + t.lastTrades[0].price : "–"]) : [["none yet", "", "", "", ""]]);
 }
 
 function renderBooks(s) {

@@ -5,6 +5,7 @@ import io.chronex.bench.loadgen.LoadGenMain;
 import io.chronex.engine.process.EngineMain;
 import io.chronex.gateway.GatewayMain;
 import io.chronex.monitor.Monitor;
+import io.chronex.replay.Admin;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.ProjectRoot;
@@ -12,8 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The monitor's page in a real browser against a live exchange: an engine, a FIX gateway and the
  * load generator as child processes, {@code bin/monitor --http} as another, headless Chromium on its
  * page. Checks what a person would see: the figures there and changing, the four charts drawn with
- * the hops' lines, both books, then the engine killed shown as GONE with an alert and the backlog's
+ * the hops' lines, both books, the load generator's sessions, a halt issued with bin/admin and the
+ * engine's answer to it, then the engine killed shown as GONE with an alert and the backlog's
  * age growing while the load goes on; and no error on
  * the console throughout. Saves a screenshot as target/monitor-page.png.
  */
@@ -83,6 +87,16 @@ class MonitorPageTest {
             for (final String chart : List.of("percentileChart", "p99Chart", "hopChart", "flowChart")) {
                 assertTrue(pixels.path(chart).asInt() > 20, "pixels of the first line's colour in " + chart + ": " + pixels);
             }
+            // Sessions as the gateway publishes them, and an operator's halt as the journal and the engine's answer show it.
+            Await.until("the load generator's sessions in the sessions table", 30, () -> text(browser, "sessionTable").contains("LOAD1->")
+                && text(browser, "sessionTable").contains("LOAD2->"));
+            final Path adminLog = tmp.resolve("admin.out");
+            final Process admin = jvms.start(Admin.class.getName(), List.of("--data-dir", data.toString(), "--config",
+                ProjectRoot.resolve("config/engine.yaml").toString(), "halt", "ACME"), adminLog);
+            assertTrue(admin.waitFor(60, TimeUnit.SECONDS), "bin/admin ended");
+            assertEquals(0, admin.exitValue(), Files.readString(adminLog));
+            Await.until("the halt and its answer in the operator table", 30,
+                () -> text(browser, "operatorTable").contains("HALTACMEaccepted"));
             browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page.png"));
 
             // The engine killed: the page says so within a few intervals, with an alert.
