@@ -87,8 +87,8 @@ public final class StateJson {
             g.writeNumberField("commandsInInterval", model.lastIntervalCommandsFromGateway(gateway.id()));
             final FailedEventsFile.Snapshot failed = gateway.failed();
             g.writeNumberField("failedEvents", failed == null ? 0 : failed.count());
-            if (failed != null && failed.count() > 0) {
-                g.writeStringField("lastFailure", failed.reason());
+            if (failed != null && failed.count() != 0) {
+                g.writeStringField("lastFailure", StatusBlock.failedEvents(failed));
             }
             sessions(g, gateway.sessions());
             g.writeEndObject();

@@ -135,8 +135,7 @@ public final class StatusBlock {
             line(out, "gateway %d  %s, %d commands appended%s, failed events %s, %s", g.id(), g.status().describe(),
                 model.commandsFromGateway(g.id()),
                 view.intervalSeconds() == 0 ? "" : " (" + model.lastIntervalCommandsFromGateway(g.id()) + " in the interval)",
-                failed == null || failed.count() == 0 ? "0" : failed.count() + " (last at events index " + hex(failed.lastEventsIndex())
-                    + ": " + failed.reason() + ")", sessionsSummary(g));
+                failedEvents(failed), sessionsSummary(g));
             sessions(out, g, view.intervalSeconds() > 0);
         }
     }
@@ -178,6 +177,15 @@ public final class StatusBlock {
                 session.lastInboundSeqNum(), session.lastOutboundSeqNum(),
                 session.lastLogonEpochMillis() == 0 ? "?" : Instant.ofEpochMilli(session.lastLogonEpochMillis()).toString());
         }
+    }
+
+    /** "0", the count with the last one's index and reason, or "? (why)" when the file cannot be read. */
+    static String failedEvents(final FailedEventsFile.Snapshot failed) {
+        if (failed == null || failed.count() == 0) {
+            return "0";
+        }
+        return failed.unreadable() ? "? (" + failed.reason() + ")"
+            : failed.count() + " (last at events index " + hex(failed.lastEventsIndex()) + ": " + failed.reason() + ")";
     }
 
     private static void flow(final StringBuilder out, final MonitorModel model, final View view) {

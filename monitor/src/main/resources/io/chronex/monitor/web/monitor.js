@@ -125,7 +125,7 @@ function renderTables(s) {
   const processes = [["engine", s.engine.status, s.engine.progress, "", ""]].concat(s.gateways.map(g =>
     ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",
       g.sessions.problem ? "? (" + g.sessions.problem + ")" : g.sessions.loggedOn + " of " + g.sessions.configured + " logged on",
-      g.failedEvents ? g.failedEvents + " failed events: " + g.lastFailure : "no failed events"]));
+      g.failedEvents ? g.lastFailure : "none"]));
   table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
   const sessions = [];
   s.gateways.forEach(g => (g.sessions.list || []).filter(x => x.loggedOn).forEach(x => sessions.push(["gateway " + g.id, x.name,

@@ -34,6 +34,15 @@ public final class FailedEventsFile implements AutoCloseable {
 
     /** What a monitor reads. */
     public record Snapshot(long count, long lastEventsIndex, long epochMillis, String reason) {
+        /** Whether the file could not be read: then {@code reason} says why and the other fields mean nothing. */
+        public boolean unreadable() {
+            return count < 0;
+        }
+    }
+
+    /** What a reader reports for a file it cannot read (count -1, the reason why). */
+    private static Snapshot unreadable(final String why) {
+        return new Snapshot(-1, -1, 0, why);
     }
 
     private final MappedByteBuffer mapped;
@@ -101,7 +110,22 @@ public final class FailedEventsFile implements AutoCloseable {
         if (!Files.exists(file)) {
             return null;
         }
-        final MappedByteBuffer mapped = map(file, FileChannel.MapMode.READ_ONLY);
+        final long size;
+        try {
+            size = Files.size(file);
+        } catch (final IOException e) {
+            return unreadable("cannot read " + file.getFileName() + ": " + e.getMessage());
+        }
+        if (size < FILE_LENGTH) {
+            // Not one this code wrote whole: mapping it read-only past its end would fail, and a reader must carry on.
+            return unreadable(file.getFileName() + " is " + size + " bytes, not " + FILE_LENGTH);
+        }
+        final MappedByteBuffer mapped;
+        try {
+            mapped = map(file, FileChannel.MapMode.READ_ONLY);
+        } catch (final IllegalStateException e) {
+            return unreadable(e.getMessage());
+        }
         try {
             final UnsafeBuffer b = new UnsafeBuffer(mapped);
             for (int attempt = 0; ; attempt++) {
