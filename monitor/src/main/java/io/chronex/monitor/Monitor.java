@@ -9,10 +9,10 @@ import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.runtime.Args;
-import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -67,6 +67,12 @@ public final class Monitor implements AutoCloseable {
      * one command in a hundred waited that long somewhere (a GC or scheduling stall, a backlog being answered).
      */
     static final long DEFAULT_ALERT_P99_MS = 50;
+    /**
+     * How long the monitor sleeps once it has read everything there. It reads in bursts: nothing it shows needs a
+     * result sooner, and waking for each one, as a spin-yield-park back-off does under a steady flow, kept it busy on
+     * most of a core and slowed the engine's journal hop on a 2-core machine (bin/bench-monitor-cost, performance.md).
+     */
+    static final long POLL_MILLIS = 10;
     /** Excerpts read per queue between looks at the clock, so a big history does not delay a block for long. */
     private static final int BATCH = 10_000;
 
@@ -212,7 +218,7 @@ public final class Monitor implements AutoCloseable {
     private void loop(final long intervalNanos, final PrintStream out) {
         // Clears the screen, like top, only when a person watches; a log or a pipe gets the blocks one after another.
         final boolean terminal = System.console() != null && out == System.out;
-        final IdleStrategy idle = IdleStrategies.byName("backoff");
+        final IdleStrategy idle = new SleepingMillisIdleStrategy(POLL_MILLIS);
         long next = System.nanoTime() + intervalNanos;
         while (!Thread.currentThread().isInterrupted()) {
             final int read = readSome();
@@ -230,9 +236,10 @@ public final class Monitor implements AutoCloseable {
                 }
                 next = now + intervalNanos;
             }
-            // Nothing new: the project's back-off (spin, yield, then park up to 1 ms), so a reader never takes a core
-            // from the engine; reset as soon as something is read.
-            idle.idle(read);
+            if (read < BATCH) {
+                // Caught up: sleep, then read what came meanwhile in one burst (see POLL_MILLIS).
+                idle.idle();
+            }
         }
     }
 
