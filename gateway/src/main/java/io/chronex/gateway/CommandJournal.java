@@ -189,7 +189,7 @@ final class CommandJournal implements FixSession.Application {
         // Session 0: no answer is due to anyone; each cancelled order is still reported to its session.
         hops.sessionId = 0;
         hops.gatewayReadNanos = System.nanoTime();
-        hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
+        hops.receiptEpochNanos = framer.wallClock.nanoTime();
         CommandCodec.append(commands, command, hops);
         lastAppendIndex = commands.lastIndexAppended();
         log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);

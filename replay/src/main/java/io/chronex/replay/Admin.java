@@ -26,6 +26,7 @@ import java.io.PrintStream;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -154,7 +155,8 @@ public final class Admin {
             final Hops hops = new Hops();
             // Gateway 0 and session 0 mark a command that no FIX session sent: the audit tells it from client orders by this.
             hops.gatewayReadNanos = System.nanoTime();
-            hops.receiptEpochNanos = System.currentTimeMillis() * 1_000_000L;
+            final Instant now = Instant.now(); // once per command: nanosecond resolution where the OS gives it
+            hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
             final ExcerptAppender appender = commands.createAppender();
             // Who asked, journalled with the command: an audit of a halt or a kill switch names the operator.
             CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));

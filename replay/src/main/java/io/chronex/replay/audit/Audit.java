@@ -1,6 +1,7 @@
 package io.chronex.replay.audit;
 
 import io.chronex.api.EngineConfig;
+import io.chronex.api.SymbolSpec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.runtime.Args;
@@ -8,9 +9,12 @@ import io.chronex.runtime.Tool;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /** bin/audit SUBCOMMAND: questions answered from a data directory's journals, each ending with one RESULT line. */
 public final class Audit {
@@ -27,6 +31,12 @@ public final class Audit {
               was started with (the engine pins it in DIR/snapshots/config.hash).
               RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K
               exit 0: all equal; 1: a difference; 2: a usage error (a wrong FILE among them)
+
+          book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K]
+              the symbol's book after the journal's first N commands, or after the last command received
+              at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
+              snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
+              RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
         """;
     static final String VERIFY_USAGE = """
         Usage: bin/audit verify --data-dir DIR --config FILE
@@ -38,6 +48,19 @@ public final class Audit {
         Commands journalled but not answered yet are counted (unanswered=), not verified.
           RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K
         Exit 0 when every result is equal, 1 at a difference, 2 on a usage error.
+        """;
+
+    static final String BOOK_USAGE = """
+        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K]
+
+        The book of SYMBOL (a name or id from FILE) as it was after the journal's first N commands, or
+        after the last command received at or before TIME (UTC, ISO-8601: 2026-11-23T10:31:07.123456Z;
+        receipt times are the gateways' wall-clock reads, microseconds or finer). Rebuilt by the engine
+        itself: the newest snapshot taken at or before that command, then the journal replayed to it.
+        FILE must be the configuration DIR was started with. Prints every level, asks worst to best then
+        bids best to worst (or the best K of each side with --depth K), then
+          RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
+        Exit 0; 1 when the journal has fewer than N commands or none by TIME; 2 on a usage error.
         """;
 
     private Audit() {
@@ -53,15 +76,56 @@ public final class Audit {
         final String[] rest = argv.length == 0 ? argv : Arrays.copyOfRange(argv, 1, argv.length);
         return switch (sub) {
             case "verify" -> Tool.exitCode("audit verify", VERIFY_USAGE, () -> verify(rest, out));
+            case "book" -> Tool.exitCode("audit book", BOOK_USAGE, () -> book(rest, out));
             case "-h", "--help" -> {
                 out.print(USAGE);
                 yield 0;
             }
             default -> Tool.exitCode("audit", USAGE, () -> {
-                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (verify)" : "unknown subcommand '" + sub
-                    + "' (verify is the one built so far)");
+                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (verify, book)" : "unknown subcommand '" + sub
+                    + "' (verify and book are the ones built so far)");
             });
         };
+    }
+
+    private static int book(final String[] argv, final PrintStream out) throws Exception {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at", "--depth"), Set.of(), 1);
+        final String name = args.operand(0, "SYMBOL");
+        final Path configFile = args.readableFile("--config", "config/engine.yaml");
+        final EngineConfig config = EngineConfigFile.load(configFile);
+        final SymbolSpec symbol = config.symbols().stream()
+            .filter(s -> s.name().equalsIgnoreCase(name) || Integer.toString(s.id()).equals(name)).findFirst()
+            .orElseThrow(() -> new Args.UsageException("unknown symbol '" + name + "'; " + configFile + " has "
+                + config.symbols().stream().map(s -> s.name() + " (" + s.id() + ")").collect(Collectors.joining(", "))));
+        final boolean after = args.string("--after", null) != null;
+        if (after == (args.string("--at", null) != null)) {
+            throw new Args.UsageException("give one of --after N (commands) or --at TIME (UTC)");
+        }
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : -1;
+        final long at = after ? -1 : epochNanos(args.string("--at", null));
+        final int depth = args.intNumber("--depth", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        Verify.checkPinned(data, config, configFile, out);
+        final BookAt.Point point = BookAt.find(data, count, at);
+        if (point == null) {
+            out.println(after ? "the journal has fewer than " + count + " commands" : "no command was received at or before "
+                + args.string("--at", null));
+            return 1;
+        }
+        out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
+            Instant.ofEpochSecond(0, point.receiptEpochNanos()));
+        BookAt.print(new BookAt(config).rebuild(data, point, out), symbol, depth, out);
+        return 0;
+    }
+
+    /** An ISO-8601 UTC instant as epoch nanoseconds. */
+    private static long epochNanos(final String text) {
+        try {
+            final Instant instant = Instant.parse(text);
+            return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+        } catch (final DateTimeParseException e) {
+            throw new Args.UsageException("--at needs a UTC time such as 2026-11-23T10:31:07.123Z, not '" + text + "'");
+        }
     }
 
     private static int verify(final String[] argv, final PrintStream out) throws Exception {

@@ -1,18 +1,11 @@
 package io.chronex.engine.process;
 
-import io.chronex.api.Command;
 import io.chronex.api.Result;
-import io.chronex.api.Side;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
-import io.chronex.queues.Hops;
 import io.chronex.replay.audit.Audit;
-import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -26,7 +19,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class AuditVerifyTest {
     private static final int COMMANDS = 3_000;
-    private static final Path CONFIG = ProjectRoot.resolve("config/engine.yaml");
+    private static final Path CONFIG = AuditJournals.CONFIG;
 
     @TempDir
     Path tmp;
@@ -49,41 +41,7 @@ class AuditVerifyTest {
     /** A journal of a seeded random stream, answered by EngineService as bin/engine would; returns its directory. */
     private Path answeredJournal() throws Exception {
         final Path dir = tmp.resolve("data");
-        final DataDirectory data = DataDirectory.open(dir);
-        final Random random = new Random(7);
-        final Command c = new Command();
-        final Hops hops = new Hops();
-        try (SingleChronicleQueue commands = data.commands()) {
-            final ExcerptAppender appender = commands.createAppender();
-            for (int i = 1; i <= COMMANDS; i++) {
-                final long account = 1 + random.nextInt(3);
-                final int symbol = 1 + random.nextInt(2);
-                final long mid = symbol == 1 ? 10_000 : 2_500;
-                final int kind = random.nextInt(10);
-                if (kind < 6) {
-                    c.limit(account, symbol, i, random.nextBoolean() ? Side.BUY : Side.SELL, mid - 10 + random.nextInt(21),
-                        1 + random.nextInt(50));
-                } else if (kind < 8) {
-                    c.cancel(account, 1 + random.nextInt(i));
-                } else {
-                    c.replace(account, 1 + random.nextInt(i), i, mid - 10 + random.nextInt(21), 1 + random.nextInt(50));
-                }
-                hops.clear();
-                hops.gatewayAppendNanos = System.nanoTime();
-                CommandCodec.append(appender, c, hops);
-                if (i == COMMANDS / 2) {
-                    try (DocumentContext dc = appender.writingDocument()) {
-                        dc.wire().bytes().writeLong(0xBAD_C0DEL); // not a command: answered as malformed
-                    }
-                }
-            }
-        }
-        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG))) {
-            int idle = 0;
-            while (idle < 1_000) {
-                idle = service.poll() ? 0 : idle + 1;
-            }
-        }
+        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7), 0);
         return dir;
     }
 
@@ -122,7 +80,7 @@ class AuditVerifyTest {
     void anotherConfigurationIsRefused() throws Exception {
         final Path dir = answeredJournal();
         final Run run = audit("verify", "--data-dir", dir.toString(), "--config",
-            ProjectRoot.resolve("config/exchange-core-bench.yaml").toString());
+            CONFIG.resolveSibling("exchange-core-bench.yaml").toString());
         assertEquals(2, run.exit(), run.output());
         assertEquals(2, audit("verify", "--data-dir", tmp.resolve("missing").toString(), "--config", CONFIG.toString()).exit());
         assertEquals(2, audit("nonsense").exit());

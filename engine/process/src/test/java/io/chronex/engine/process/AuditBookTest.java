@@ -1,0 +1,121 @@
+package io.chronex.engine.process;
+
+import io.chronex.api.Command;
+import io.chronex.api.Result;
+import io.chronex.api.SymbolSpec;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.Hops;
+import io.chronex.replay.audit.Audit;
+import io.chronex.replay.audit.BookAt;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * bin/audit book on a journal the engine service answered with a snapshot every 1,000 commands:
+ * after N commands (before the first snapshot, exactly at one, between two, at the end) the levels
+ * equal those of an engine core fed the journal's first N commands directly, and past a snapshot
+ * the tool says it started from it; --at TIME finds the last command received by then.
+ */
+class AuditBookTest {
+    private static final int COMMANDS = 3_000;
+
+    @TempDir
+    Path tmp;
+
+    private static String audit(final int expectedExit, final String... argv) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Audit.exitCode(argv, out);
+        }
+        final String output = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, exit, output);
+        return output;
+    }
+
+    /** The level lines and the RESULT line of a book printout (what the rebuilt engine holds), without the notes before them. */
+    private static String levels(final String output) {
+        return Arrays.stream(output.split("\n")).filter(l -> l.startsWith("ask ") || l.startsWith("bid ") || l.startsWith("RESULT "))
+            .collect(Collectors.joining("\n"));
+    }
+
+    /** The same book from an engine core that applied the journal's first {@code n} excerpts itself, printed alike. */
+    private static String reference(final DataDirectory data, final long n, final int symbol) throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(AuditJournals.CONFIG));
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        final Result r = new Result();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            for (long i = 0; i < n; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent());
+                    if (CommandCodec.read(dc.wire().bytes(), c, hops) == DecodeStatus.OK) {
+                        engine.apply(c, r);
+                    }
+                }
+            }
+        }
+        final SymbolSpec spec = EngineConfigFile.load(AuditJournals.CONFIG).symbols().stream().filter(s -> s.id() == symbol)
+            .findFirst().orElseThrow();
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            BookAt.print(engine, spec, Integer.MAX_VALUE, out);
+        }
+        return levels(bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theBookAfterNCommandsIsTheEnginesAfterN() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 11), 1_000);
+        // The journal holds COMMANDS + 1 excerpts (one malformed); snapshots after the 1,000th, 2,000th and 3,000th.
+        for (final long n : new long[] {1, 500, 1_000, 1_001, 1_750, 2_999, COMMANDS + 1}) {
+            for (final String symbol : new String[] {"ACME", "2"}) {
+                final String output = audit(0, "book", symbol, "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
+                    "--after", Long.toString(n));
+                assertEquals(reference(data, n, symbol.equals("ACME") ? 1 : 2), levels(output), "after " + n + " in " + symbol);
+                assertTrue(output.contains(n >= 1_000 ? "rebuilt from snapshot-" : "rebuilt from the configuration"),
+                    "after " + n + ":\n" + output);
+            }
+        }
+        audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after",
+            Long.toString(COMMANDS + 2));
+    }
+
+    @Test
+    void atATimeIsAfterTheLastCommandReceivedByThen() throws Exception {
+        final Path dir = tmp.resolve("data");
+        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), 200, 5), 0);
+        // Command i was received at START + i µs; half a microsecond after the 120th is still the 120th, which is the
+        // journal's 121st excerpt (the 101st is the malformed one, counted as the engine counts it).
+        final Instant at = Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS + 120 * 1_000L + 500);
+        final String output = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
+            "--at", at.toString());
+        assertTrue(output.startsWith("after command 121 of the journal"), output);
+        assertTrue(output.contains("received " + Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS + 120_000L)), output);
+        audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--at",
+            Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS).toString());
+        audit(2, "book", "NOPE", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after", "1");
+        audit(2, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString());
+        audit(2, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--at", "10:31");
+    }
+}

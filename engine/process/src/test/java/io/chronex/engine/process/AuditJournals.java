@@ -1,0 +1,73 @@
+package io.chronex.engine.process;
+
+import io.chronex.api.Command;
+import io.chronex.api.Side;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.Hops;
+import io.chronex.testing.ProjectRoot;
+import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.nio.file.Path;
+import java.util.Random;
+
+/** Journals for the audit tools' tests: a seeded random stream, answered by the real engine service. */
+final class AuditJournals {
+    static final Path CONFIG = ProjectRoot.resolve("config/engine.yaml");
+    /** The receipt time of command i (1-based) is START + i µs: distinct, rising, at microsecond resolution. */
+    static final long START_EPOCH_NANOS = 1_795_000_000_000_000_000L;
+
+    private AuditJournals() {
+    }
+
+    /**
+     * Appends {@code count} orders, cancels and replaces in ACME (1) and GLOBEX (2) for accounts 1..3
+     * (seeded), and after the middle one an excerpt that is not a command (answered as malformed).
+     */
+    static DataDirectory write(final DataDirectory data, final int count, final long seed) {
+        final Random random = new Random(seed);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 1; i <= count; i++) {
+                final long account = 1 + random.nextInt(3);
+                final int symbol = 1 + random.nextInt(2);
+                final long mid = symbol == 1 ? 10_000 : 2_500;
+                final int kind = random.nextInt(10);
+                if (kind < 6) {
+                    c.limit(account, symbol, i, random.nextBoolean() ? Side.BUY : Side.SELL, mid - 10 + random.nextInt(21),
+                        1 + random.nextInt(50));
+                } else if (kind < 8) {
+                    c.cancel(account, 1 + random.nextInt(i));
+                } else {
+                    c.replace(account, 1 + random.nextInt(i), i, mid - 10 + random.nextInt(21), 1 + random.nextInt(50));
+                }
+                hops.clear();
+                hops.gatewayAppendNanos = System.nanoTime();
+                hops.receiptEpochNanos = START_EPOCH_NANOS + i * 1_000L;
+                CommandCodec.append(appender, c, hops);
+                if (i == count / 2) {
+                    try (DocumentContext dc = appender.writingDocument()) {
+                        dc.wire().bytes().writeLong(0xBAD_C0DEL); // not a command: answered as malformed
+                    }
+                }
+            }
+        }
+        return data;
+    }
+
+    /** Has the engine service answer every command, as bin/engine would; a snapshot every {@code snapshotEvery} (0: only at close). */
+    static DataDirectory answer(final DataDirectory data, final long snapshotEvery) throws Exception {
+        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG), snapshotEvery, warning -> { })) {
+            int idle = 0;
+            while (idle < 1_000) {
+                idle = service.poll() ? 0 : idle + 1;
+            }
+        }
+        return data;
+    }
+}

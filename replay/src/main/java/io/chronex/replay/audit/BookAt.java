@@ -1,0 +1,155 @@
+package io.chronex.replay.audit;
+
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.api.Side;
+import io.chronex.api.SymbolSpec;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.Hops;
+import io.chronex.queues.SnapshotFiles;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * bin/audit book: a symbol's book as it was after a given command of the journal, rebuilt by the
+ * engine itself: the newest snapshot taken at or before that command, then the journal replayed
+ * from there to it, exactly as the engine process applies commands (one that does not decode
+ * changes nothing). Every level, best first, with its quantity and number of orders.
+ */
+public final class BookAt {
+    /** Where the rebuild stopped: the journal index of the last command applied and how many commands that is. */
+    record Point(long journalIndex, long commands, long receiptEpochNanos) {
+    }
+
+    private final EngineConfig config;
+    private final Command command = new Command();
+    private final Hops hops = new Hops();
+    private final Result result = new Result();
+
+    BookAt(final EngineConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * The journal position after its first {@code count} commands, or, with {@code atEpochNanos}
+     * (not -1), after the last command received at or before that wall-clock time; null when the
+     * journal has fewer commands or none that early.
+     */
+    static Point find(final DataDirectory data, final long count, final long atEpochNanos) {
+        final Hops hops = new Hops();
+        final Command command = new Command();
+        Point found = null;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            long n = 0;
+            while (atEpochNanos >= 0 || n < count) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    hops.clear();
+                    final boolean decoded = CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK;
+                    // An excerpt that does not decode has no receipt time to trust: it counts, it does not end the search.
+                    if (atEpochNanos >= 0 && decoded && hops.receiptEpochNanos > atEpochNanos) {
+                        break; // receipt times rise with the journal: this one and every later one came after
+                    }
+                    n++;
+                    found = new Point(dc.index(), n, hops.receiptEpochNanos);
+                }
+            }
+            return atEpochNanos < 0 && (found == null || found.commands() < count) ? null : found;
+        }
+    }
+
+    /** The engine's state after the command at {@code point}: from the newest usable snapshot at or before it, then replay. */
+    MatchingEngine rebuild(final DataDirectory data, final Point point, final PrintStream out) {
+        MatchingEngine engine = null;
+        long from = -1;
+        final Path dir = data.snapshots();
+        if (Files.isDirectory(dir)) {
+            for (final long index : SnapshotFiles.indices(dir)) {
+                if (index > point.journalIndex()) {
+                    continue;
+                }
+                try {
+                    engine = MatchingEngine.restore(Files.readAllBytes(dir.resolve(SnapshotFiles.name(index))));
+                    from = index;
+                    break;
+                } catch (final IOException | RuntimeException e) {
+                    out.println("note: skipping snapshot " + SnapshotFiles.name(index) + ": " + e.getMessage());
+                }
+            }
+        }
+        if (engine == null) {
+            engine = new MatchingEngine(config);
+        }
+        long replayed = 0;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            if (from >= 0 && !tailer.moveToIndex(from + 1) && !tailer.moveToIndex(from)) {
+                throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(from));
+            }
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent() || dc.index() > point.journalIndex()) {
+                        break;
+                    }
+                    if (dc.index() <= from) {
+                        continue; // moveToIndex(from) when from + 1 was in the next cycle: the snapshot's own command
+                    }
+                    hops.clear();
+                    if (CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
+                        engine.apply(command, result);
+                    }
+                    replayed++;
+                }
+            }
+        }
+        out.printf("rebuilt from %s, then %,d commands replayed%n", from < 0 ? "the configuration (no snapshot at or before it)"
+            : SnapshotFiles.name(from), replayed);
+        return engine;
+    }
+
+    /** Prints every level (or the best {@code depth}) of both sides and the RESULT line. */
+    public static void print(final MatchingEngine engine, final SymbolSpec symbol, final int depth, final PrintStream out) {
+        final long[] orders = new long[2];
+        out.printf("%-6s %12s %12s %8s%n", "side", "price", "quantity", "orders");
+        for (final Side side : new Side[] {Side.SELL, Side.BUY}) {
+            final int levels = engine.levelCount(symbol.id(), side);
+            // Asks printed worst first down to the best, then bids best first, so the spread sits in the middle.
+            for (int i = 0; i < levels; i++) {
+                final int at = side == Side.SELL ? levels - 1 - i : i;
+                orders[side.ordinal()] += engine.levelOrderCount(symbol.id(), side, at);
+                if (at < depth) {
+                    out.printf("%-6s %12s %12d %8d%n", side == Side.SELL ? "ask" : "bid", price(symbol, engine.levelPrice(symbol.id(), side,
+                        at)), engine.levelQuantity(symbol.id(), side, at), engine.levelOrderCount(symbol.id(), side, at));
+                }
+            }
+        }
+        final boolean bids = engine.levelCount(symbol.id(), Side.BUY) > 0;
+        final boolean asks = engine.levelCount(symbol.id(), Side.SELL) > 0;
+        out.printf(Locale.ROOT, "RESULT symbol=%s best_bid=%s best_ask=%s bid_levels=%d ask_levels=%d bid_orders=%d ask_orders=%d%n",
+            symbol.name(), bids ? price(symbol, engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
+            asks ? price(symbol, engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
+            engine.levelCount(symbol.id(), Side.SELL), orders[Side.BUY.ordinal()], orders[Side.SELL.ordinal()]);
+    }
+
+    /** A price in the symbol's units when its scale is a power of ten, else in ticks. */
+    static String price(final SymbolSpec symbol, final long ticks) {
+        final int digits = Long.toString(symbol.priceScale()).length() - 1;
+        return BigDecimal.TEN.pow(digits).longValueExact() == symbol.priceScale() ? BigDecimal.valueOf(ticks, digits).toPlainString()
+            : Long.toString(ticks);
+    }
+}
