@@ -93,8 +93,11 @@ public final class OperatorCommands {
 
     /** A command read from the journal (any type; only operator commands are kept). */
     public void onCommand(final long journalIndex, final Command command) {
-        // Answers held for commands before this one will never find them (the journal is read in order).
-        early.headMap(journalIndex, false).clear();
+        // Answers held for commands before this one will never find them (the journal is read in order). Checked first:
+        // this runs for every command, and the view and the boxed key showed in a profile of a 1M-command read.
+        if (!early.isEmpty() && early.firstKey() < journalIndex) {
+            early.headMap(journalIndex, false).clear();
+        }
         if (!isOperator(command.type)) {
             return;
         }
