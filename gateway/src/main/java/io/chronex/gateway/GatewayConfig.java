@@ -68,7 +68,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
         final List<Symbol> symbols = new ArrayList<>();
         for (final SymbolSpec s : engine.symbols()) {
-            final int decimals = decimals(s.priceScale());
+            final int decimals = s.priceDecimals();
             if (decimals < 0) {
                 throw yaml.error(top.get("engineConfig"), "symbol " + s.name() + " has priceScale " + s.priceScale()
                     + "; a FIX gateway needs a power of ten (1, 10, 100, ...) to turn decimal prices into ticks");
@@ -140,16 +140,5 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(node, "CompID '" + id + "' may only hold printable ASCII without spaces or '='");
             }
         }
-    }
-
-    /** log10 of a power of ten, or -1. */
-    static int decimals(final long scale) {
-        int decimals = 0;
-        long s = scale;
-        while (s > 1 && s % 10 == 0) {
-            s /= 10;
-            decimals++;
-        }
-        return s == 1 ? decimals : -1;
     }
 }

@@ -312,18 +312,14 @@ public final class StatusBlock {
 
     /** A price in the symbol's units when the configuration gives a power-of-ten price scale, else in ticks as carried. */
     static String price(final View view, final int symbol, final long price) {
-        final int digits = decimalDigits(view, symbol);
-        return digits < 0 ? Long.toString(price) : BigDecimal.valueOf(price, digits).toPlainString();
+        final SymbolSpec spec = view.symbols().get(symbol);
+        return spec == null ? Long.toString(price) : spec.formatPrice(price);
     }
 
     /** The decimal places of the symbol's price scale when it is a power of ten; -1 when it is not or is not known. */
     private static int decimalDigits(final View view, final int symbol) {
         final SymbolSpec spec = view.symbols().get(symbol);
-        if (spec == null || spec.priceScale() <= 0) {
-            return -1;
-        }
-        final int digits = Long.toString(spec.priceScale()).length() - 1;
-        return BigDecimal.valueOf(spec.priceScale()).equals(BigDecimal.TEN.pow(digits)) ? digits : -1;
+        return spec == null ? -1 : spec.priceDecimals();
     }
 
     /** How far back the last-minute window reaches now: its intervals so far × the interval ("60 s" once full at 1 s). */

@@ -17,7 +17,6 @@ import net.openhft.chronicle.wire.DocumentContext;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -133,23 +132,17 @@ public final class BookAt {
                 final int at = side == Side.SELL ? levels - 1 - i : i;
                 orders[side.ordinal()] += engine.levelOrderCount(symbol.id(), side, at);
                 if (at < depth) {
-                    out.printf("%-6s %12s %12d %8d%n", side == Side.SELL ? "ask" : "bid", price(symbol, engine.levelPrice(symbol.id(), side,
-                        at)), engine.levelQuantity(symbol.id(), side, at), engine.levelOrderCount(symbol.id(), side, at));
+                    out.printf("%-6s %12s %12d %8d%n", side == Side.SELL ? "ask" : "bid",
+                        symbol.formatPrice(engine.levelPrice(symbol.id(), side, at)), engine.levelQuantity(symbol.id(), side, at),
+                        engine.levelOrderCount(symbol.id(), side, at));
                 }
             }
         }
         final boolean bids = engine.levelCount(symbol.id(), Side.BUY) > 0;
         final boolean asks = engine.levelCount(symbol.id(), Side.SELL) > 0;
         out.printf(Locale.ROOT, "RESULT symbol=%s best_bid=%s best_ask=%s bid_levels=%d ask_levels=%d bid_orders=%d ask_orders=%d%n",
-            symbol.name(), bids ? price(symbol, engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
-            asks ? price(symbol, engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
+            symbol.name(), bids ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
+            asks ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
             engine.levelCount(symbol.id(), Side.SELL), orders[Side.BUY.ordinal()], orders[Side.SELL.ordinal()]);
-    }
-
-    /** A price in the symbol's units when its scale is a power of ten, else in ticks. */
-    static String price(final SymbolSpec symbol, final long ticks) {
-        final int digits = Long.toString(symbol.priceScale()).length() - 1;
-        return BigDecimal.TEN.pow(digits).longValueExact() == symbol.priceScale() ? BigDecimal.valueOf(ticks, digits).toPlainString()
-            : Long.toString(ticks);
     }
 }
