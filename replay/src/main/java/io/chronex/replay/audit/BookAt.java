@@ -15,10 +15,7 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -74,26 +71,10 @@ public final class BookAt {
 
     /** The engine's state after the command at {@code point}: from the newest usable snapshot at or before it, then replay. */
     MatchingEngine rebuild(final DataDirectory data, final Point point, final PrintStream out) {
-        MatchingEngine engine = null;
-        long from = -1;
-        final Path dir = data.snapshots();
-        if (Files.isDirectory(dir)) {
-            for (final long index : SnapshotFiles.indices(dir)) {
-                if (index > point.journalIndex()) {
-                    continue;
-                }
-                try {
-                    engine = MatchingEngine.restore(Files.readAllBytes(dir.resolve(SnapshotFiles.name(index))));
-                    from = index;
-                    break;
-                } catch (final IOException | RuntimeException e) {
-                    out.println("note: skipping snapshot " + SnapshotFiles.name(index) + ": " + e.getMessage());
-                }
-            }
-        }
-        if (engine == null) {
-            engine = new MatchingEngine(config);
-        }
+        final SnapshotFiles.Restored<MatchingEngine> snapshot = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
+            MatchingEngine::restore, warning -> out.println("note: " + warning));
+        final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
+        final long from = snapshot == null ? -1 : snapshot.journalIndex();
         long replayed = 0;
         try (SingleChronicleQueue commands = data.commands()) {
             final ExcerptTailer tailer = commands.createTailer();

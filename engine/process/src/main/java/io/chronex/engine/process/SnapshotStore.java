@@ -61,18 +61,8 @@ final class SnapshotStore {
      * corrupt one is reported to warn and skipped in favour of an older one.
      */
     Restored newestUpTo(final long journalIndex, final Consumer<String> warn) {
-        for (final long index : indices()) {
-            if (index > journalIndex) {
-                continue;
-            }
-            final Path file = dir.resolve(name(index));
-            try {
-                return new Restored(MatchingEngine.restore(Files.readAllBytes(file)), index, file);
-            } catch (final IOException | IllegalArgumentException e) {
-                warn.accept("skipping snapshot " + file + ": " + e.getMessage());
-            }
-        }
-        return null;
+        final SnapshotFiles.Restored<MatchingEngine> found = SnapshotFiles.newestUpTo(dir, journalIndex, MatchingEngine::restore, warn);
+        return found == null ? null : new Restored(found.state(), found.journalIndex(), found.file());
     }
 
     /** Deletes temporary files a stop in the middle of a write left behind; returns how many. */
