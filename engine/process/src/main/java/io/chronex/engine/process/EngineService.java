@@ -110,12 +110,12 @@ public final class EngineService implements AutoCloseable {
                 + " (a stop while one was being written)");
         }
         this.recoveredThrough = lastAnsweredCommand(data);
-        final SnapshotStore.Restored restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
+        final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
         if (restored == null) {
             this.engine = new MatchingEngine(config, 4096);
             this.restoredSnapshot = null;
         } else {
-            this.engine = restored.engine();
+            this.engine = restored.state();
             this.restoredSnapshot = restored.file();
             if (!commandTailer.moveToIndex(restored.journalIndex())) {
                 throw new IllegalStateException("snapshot " + restored.file() + " was taken after journal index "

@@ -25,10 +25,6 @@ final class SnapshotStore {
     private static final String PREFIX = SnapshotFiles.PREFIX;
     private static final String SUFFIX = SnapshotFiles.SUFFIX;
 
-    /** A snapshot read back: the engine and the journal index it was taken after. */
-    record Restored(MatchingEngine engine, long journalIndex, Path file) {
-    }
-
     private final Path dir;
 
     SnapshotStore(final Path dir) {
@@ -60,9 +56,8 @@ final class SnapshotStore {
      * The newest snapshot taken at or before journalIndex that reads back cleanly, or null. A
      * corrupt one is reported to warn and skipped in favour of an older one.
      */
-    Restored newestUpTo(final long journalIndex, final Consumer<String> warn) {
-        final SnapshotFiles.Restored<MatchingEngine> found = SnapshotFiles.newestUpTo(dir, journalIndex, MatchingEngine::restore, warn);
-        return found == null ? null : new Restored(found.state(), found.journalIndex(), found.file());
+    SnapshotFiles.Restored<MatchingEngine> newestUpTo(final long journalIndex, final Consumer<String> warn) {
+        return SnapshotFiles.newestUpTo(dir, journalIndex, MatchingEngine::restore, warn);
     }
 
     /** Deletes temporary files a stop in the middle of a write left behind; returns how many. */
