@@ -9,6 +9,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.Hops;
+import io.chronex.queues.SnapshotFiles;
 import io.chronex.replay.audit.Audit;
 import io.chronex.replay.audit.BookAt;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -23,14 +24,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * bin/audit book on a journal the engine service answered with a snapshot every 1,000 commands:
- * after N commands (before the first snapshot, exactly at one, between two, at the end) the levels
+ * bin/audit book on a journal the engine service answered in three runs, each ending with a
+ * snapshot: after N commands (before the first snapshot, exactly at one, between two, at the end) the levels
  * equal those of an engine core fed the journal's first N commands directly, and past a snapshot
  * the tool says it started from it; --at TIME finds the last command received by then.
  */
@@ -55,6 +57,21 @@ class AuditBookTest {
     private static String levels(final String output) {
         return Arrays.stream(output.split("\n")).filter(l -> l.startsWith("ask ") || l.startsWith("bid ") || l.startsWith("RESULT "))
             .collect(Collectors.joining("\n"));
+    }
+
+    /** The journal index of the journal's {@code n}-th excerpt (1-based). */
+    private static long journalIndex(final DataDirectory data, final long n) {
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            for (long i = 1; ; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent(), "the journal has fewer than " + n + " excerpts");
+                    if (i == n) {
+                        return dc.index();
+                    }
+                }
+            }
+        }
     }
 
     /** The same book from an engine core that applied the journal's first {@code n} excerpts itself, printed alike. */
@@ -86,15 +103,22 @@ class AuditBookTest {
     @Test
     void theBookAfterNCommandsIsTheEnginesAfterN() throws Exception {
         final Path dir = tmp.resolve("data");
-        final DataDirectory data = AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 11), 1_000);
-        // The journal holds COMMANDS + 1 excerpts (one malformed); snapshots after the 1,000th, 2,000th and 3,000th.
-        for (final long n : new long[] {1, 500, 1_000, 1_001, 1_750, 2_999, COMMANDS + 1}) {
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 11);
+        // Three engine runs, each ending with a snapshot: after the journal's 1,000th, 2,000th and last (3,001st: one
+        // excerpt is malformed) excerpts; the later runs recover from the earlier ones' snapshots, as bin/engine does.
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, Long.MAX_VALUE, true);
+        assertEquals(List.of(journalIndex(data, COMMANDS + 1), journalIndex(data, 2_000), journalIndex(data, 1_000)),
+            SnapshotFiles.indices(data.snapshots()));
+        for (final long n : new long[] {1, 500, 999, 1_000, 1_001, 1_750, 2_999, COMMANDS + 1}) {
             for (final String symbol : new String[] {"ACME", "2"}) {
                 final String output = audit(0, "book", symbol, "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
                     "--after", Long.toString(n));
                 assertEquals(reference(data, n, symbol.equals("ACME") ? 1 : 2), levels(output), "after " + n + " in " + symbol);
-                assertTrue(output.contains(n >= 1_000 ? "rebuilt from snapshot-" : "rebuilt from the configuration"),
-                    "after " + n + ":\n" + output);
+                final long from = n >= 2_000 ? 2_000 : n >= 1_000 ? 1_000 : 0;
+                assertTrue(output.contains(from == 0 ? "rebuilt from the configuration" : "rebuilt from "
+                    + SnapshotFiles.name(journalIndex(data, n == COMMANDS + 1 ? n : from))), "after " + n + ":\n" + output);
             }
         }
         audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after",
@@ -104,7 +128,7 @@ class AuditBookTest {
     @Test
     void atATimeIsAfterTheLastCommandReceivedByThen() throws Exception {
         final Path dir = tmp.resolve("data");
-        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), 200, 5), 0);
+        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), 200, 5));
         // Command i was received at START + i µs; half a microsecond after the 120th is still the 120th, which is the
         // journal's 121st excerpt (the 101st is the malformed one, counted as the engine counts it).
         final Instant at = Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS + 120 * 1_000L + 500);

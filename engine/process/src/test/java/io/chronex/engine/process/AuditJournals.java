@@ -60,12 +60,25 @@ final class AuditJournals {
         return data;
     }
 
-    /** Has the engine service answer every command, as bin/engine would; a snapshot every {@code snapshotEvery} (0: only at close). */
-    static DataDirectory answer(final DataDirectory data, final long snapshotEvery) throws Exception {
-        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG), snapshotEvery, warning -> { })) {
+    /** Has the engine service answer every command, as bin/engine would (no snapshot asked for). */
+    static DataDirectory answer(final DataDirectory data) throws Exception {
+        return answer(data, Long.MAX_VALUE, false);
+    }
+
+    /**
+     * Starts the engine service (recovering from what is there, as a restarted bin/engine does), has it
+     * answer up to {@code count} more commands (fewer if the journal ends), then, if asked, write a
+     * snapshot there and then, on this thread: snapshots at known places, not wherever the background
+     * writer gets to.
+     */
+    static DataDirectory answer(final DataDirectory data, final long count, final boolean snapshot) throws Exception {
+        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG), 0, warning -> { })) {
             int idle = 0;
-            while (idle < 1_000) {
+            while (idle < 1_000 && service.answered() < count) {
                 idle = service.poll() ? 0 : idle + 1;
+            }
+            if (snapshot) {
+                service.snapshot();
             }
         }
         return data;

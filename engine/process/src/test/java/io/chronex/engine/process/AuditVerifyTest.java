@@ -41,7 +41,7 @@ class AuditVerifyTest {
     /** A journal of a seeded random stream, answered by EngineService as bin/engine would; returns its directory. */
     private Path answeredJournal() throws Exception {
         final Path dir = tmp.resolve("data");
-        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7), 0);
+        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7));
         return dir;
     }
 
