@@ -79,6 +79,8 @@ public final class Counters {
     private final long[] rejects = new long[RejectReason.values().length];
     private final NavigableMap<Integer, SymbolTrading> bySymbol = new TreeMap<>();
     private long accepted;
+    private int lastSymbol;
+    private SymbolTrading lastTrading;
 
     /** A result whose events index is not known (-1 in its trades). */
     public void onResult(final Result r) {
@@ -92,11 +94,24 @@ public final class Counters {
         } else {
             accepted++;
         }
+        if (r.fillCount() == 0) {
+            return;
+        }
+        // A fill has no symbol of its own: it is on the symbol of the order that took.
+        final SymbolTrading trading = trading(r.symbol);
         for (int i = 0; i < r.fillCount(); i++) {
             final Fill fill = r.fill(i);
-            // A fill has no symbol of its own: it is on the symbol of the order that took.
-            bySymbol.computeIfAbsent(r.symbol, s -> new SymbolTrading()).onTrade(fill.price, fill.quantity, eventsIndex);
+            trading.onTrade(fill.price, fill.quantity, eventsIndex);
         }
+    }
+
+    /** The symbol's trading; the last one looked up is kept, so a run of trades in one symbol boxes no key. */
+    private SymbolTrading trading(final int symbol) {
+        if (lastTrading == null || symbol != lastSymbol) {
+            lastTrading = bySymbol.computeIfAbsent(symbol, s -> new SymbolTrading());
+            lastSymbol = symbol;
+        }
+        return lastTrading;
     }
 
     public long accepted() {

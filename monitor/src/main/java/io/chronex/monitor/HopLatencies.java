@@ -4,12 +4,12 @@ import io.chronex.queues.Hops;
 import org.HdrHistogram.AbstractHistogram;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.IntCountsHistogram;
-import org.HdrHistogram.Recorder;
 
 /**
  * Per-hop latency histograms from the hop timestamps an events excerpt carries, each hop recorded
- * into an HdrHistogram {@link Recorder} (so a reader thread, such as a future HTTP face, can take
- * interval histograms while the tailing thread records) and accumulated since start at each interval.
+ * into a plain HdrHistogram for the current interval and accumulated since start at each interval.
+ * One thread records and rolls (the monitor's; its faces get rendered copies), so no Recorder: its
+ * atomic counts were a sixth of the monitor's CPU per excerpt.
  * Every hop is a difference of two System.nanoTime readings, the one clock all processes on a host share.
  *
  * <p>The last minute is a ring of the last {@link #windowIntervals()} interval histograms and their
@@ -40,7 +40,7 @@ public final class HopLatencies {
     }
 
     private static final Hop[] HOPS = Hop.values();
-    private final Recorder[] recorders = new Recorder[HOPS.length];
+    private final Histogram[] current = new Histogram[HOPS.length];
     private final Histogram[] interval = new Histogram[HOPS.length];
     private final Histogram[] sinceStart = new Histogram[HOPS.length];
     /** Largest ring: intervals under 100 ms make the window shorter than a minute rather than the ring bigger. */
@@ -72,9 +72,9 @@ public final class HopLatencies {
                 ring[i][j] = new IntCountsHistogram(2);
             }
             // Auto-resizing, 3 digits: a backlog answered long after it was appended is a legitimate, huge, journal hop.
-            recorders[i] = new Recorder(3);
-            // Taken from the recorder (empty): it accepts only its own histograms back for recycling.
-            interval[i] = recorders[i].getIntervalHistogram();
+            current[i] = new Histogram(3);
+            current[i].setStartTimeStamp(System.currentTimeMillis());
+            interval[i] = new Histogram(3);
             sinceStart[i] = new Histogram(3);
         }
     }
@@ -101,7 +101,7 @@ public final class HopLatencies {
 
     private void recordHop(final Hop hop, final long nanos) {
         // Clamped: two cores' readings of CLOCK_MONOTONIC agree, but a hand-built excerpt may not.
-        recorders[hop.ordinal()].recordValue(Math.max(0, nanos));
+        current[hop.ordinal()].recordValue(Math.max(0, nanos));
     }
 
     /** The intervals in a minute: ceil(60 s / interval), at most {@link #MAX_WINDOW_INTERVALS}. */
@@ -116,8 +116,16 @@ public final class HopLatencies {
      * call, and {@link #lastMinute} the last {@link #windowIntervals()} intervals, this one included.
      */
     public void rollInterval() {
+        // Interval start and end in epoch ms, as a Recorder stamps them: the --hlog file's interval times.
+        final long nowMillis = System.currentTimeMillis();
         for (int i = 0; i < HOPS.length; i++) {
-            interval[i] = recorders[i].getIntervalHistogram(interval[i]);
+            // Swapped, not copied: the finished interval's histogram becomes interval[i], the old one is reused.
+            final Histogram finished = current[i];
+            current[i] = interval[i];
+            current[i].reset();
+            current[i].setStartTimeStamp(nowMillis);
+            finished.setEndTimeStamp(nowMillis);
+            interval[i] = finished;
             sinceStart[i].add(interval[i]);
             final AbstractHistogram slot = ring[i][ringNext];
             if (ringFilled == window) {

@@ -120,20 +120,21 @@ public final class MetricsText {
     /** Best prices in the symbol's units when the configuration gives them, else in ticks; absent when a side is empty. */
     private static void books(final StringBuilder out, final MonitorModel model, final StatusBlock.View view) {
         help(out, "chronex_book_best_price", "gauge", "best bid and ask price, by symbol and side");
-        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+        final int[] symbols = model.books().symbols();
+        for (final int symbol : symbols) {
             for (final Side side : Side.values()) {
-                final Map.Entry<Long, Books.Level> best = e.getValue().best(side);
-                if (best != null) {
-                    out.append("chronex_book_best_price{").append(bookLabels(view, e.getKey(), side)).append("} ")
-                        .append(StatusBlock.price(view, e.getKey(), best.getKey())).append('\n');
+                final Books.Levels levels = model.books().book(symbol).levels(side);
+                if (levels.size() > 0) {
+                    out.append("chronex_book_best_price{").append(bookLabels(view, symbol, side)).append("} ")
+                        .append(StatusBlock.price(view, symbol, levels.price(0))).append('\n');
                 }
             }
         }
         // Each metric's samples in one group after its TYPE line, as the format requires.
         help(out, "chronex_book_levels", "gauge", "price levels, by symbol and side");
-        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+        for (final int symbol : symbols) {
             for (final Side side : Side.values()) {
-                sample(out, "chronex_book_levels", bookLabels(view, e.getKey(), side), e.getValue().levels(side).size());
+                sample(out, "chronex_book_levels", bookLabels(view, symbol, side), model.books().book(symbol).levels(side).size());
             }
         }
     }

@@ -127,7 +127,7 @@ public final class Monitor implements AutoCloseable {
         if (http != null && args.flag("--once")) {
             throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
         }
-        // The log first: its base time must not be later than the recorders' first interval starts (HdrHistogram's log
+        // The log first: its base time must not be later than the histograms' first interval starts (HdrHistogram's log
         // processor skips intervals that start before the log does).
         try (HopLog log = hlog == null ? null : new HopLog(Path.of(hlog), System.currentTimeMillis());
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),

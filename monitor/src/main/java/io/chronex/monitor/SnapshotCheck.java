@@ -14,9 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -113,7 +110,10 @@ final class SnapshotCheck implements EventTail.Handler {
     /** Every symbol of the engine and of the events, every level, both sides; the first difference is the detail. */
     private Outcome compare() {
         final int[] engineSymbols = expected.symbolIds();
-        final TreeSet<Integer> symbols = new TreeSet<>(books.bySymbol().keySet());
+        final TreeSet<Integer> symbols = new TreeSet<>();
+        for (final int id : books.symbols()) {
+            symbols.add(id);
+        }
         for (final int id : engineSymbols) {
             symbols.add(id);
         }
@@ -121,22 +121,21 @@ final class SnapshotCheck implements EventTail.Handler {
         for (final int symbol : symbols) {
             for (final Side side : Side.values()) {
                 final Books.Book book = books.book(symbol);
-                final NavigableMap<Long, Books.Level> rebuilt = book == null ? new TreeMap<>() : book.levels(side);
+                final int rebuilt = book == null ? 0 : book.levels(side).size();
                 final int count = Arrays.binarySearch(engineSymbols, symbol) >= 0 ? expected.levelCount(symbol, side) : 0;
-                if (count != rebuilt.size()) {
-                    return different(symbol, side, count + " levels in the snapshot, " + rebuilt.size() + " from the events");
+                if (count != rebuilt) {
+                    return different(symbol, side, count + " levels in the snapshot, " + rebuilt + " from the events");
                 }
-                int depth = 0;
-                for (final Map.Entry<Long, Books.Level> level : rebuilt.entrySet()) {
+                for (int depth = 0; depth < rebuilt; depth++) {
+                    final Books.Levels level = book.levels(side);
                     final long price = expected.levelPrice(symbol, side, depth);
                     final long quantity = expected.levelQuantity(symbol, side, depth);
                     final int orders = expected.levelOrderCount(symbol, side, depth);
-                    if (price != level.getKey() || quantity != level.getValue().quantity() || orders != level.getValue().orders()) {
+                    if (price != level.price(depth) || quantity != level.quantity(depth) || orders != level.orders(depth)) {
                         return different(symbol, side, "level " + depth + ": snapshot " + quantity + "@" + price + " (" + orders
-                            + " orders), events " + level.getValue().quantity() + "@" + level.getKey() + " (" + level.getValue().orders()
+                            + " orders), events " + level.quantity(depth) + "@" + level.price(depth) + " (" + level.orders(depth)
                             + " orders)");
                     }
-                    depth++;
                     levels++;
                 }
             }

@@ -264,22 +264,18 @@ public final class StateJson {
         g.writeStringField("text", StatusBlock.snapshotCheck(view));
         g.writeEndObject();
         g.writeArrayFieldStart("books");
-        for (final Map.Entry<Integer, Books.Book> e : model.books().bySymbol().entrySet()) {
+        for (final int symbol : model.books().symbols()) {
             g.writeStartObject();
-            g.writeStringField("symbol", StatusBlock.name(view, e.getKey()));
+            g.writeStringField("symbol", StatusBlock.name(view, symbol));
             for (final Side side : Side.values()) {
-                final Map<Long, Books.Level> levels = e.getValue().levels(side);
+                final Books.Levels levels = model.books().book(symbol).levels(side);
                 g.writeNumberField(side == Side.BUY ? "bidLevels" : "askLevels", levels.size());
                 g.writeArrayFieldStart(side == Side.BUY ? "bids" : "asks");
-                int shown = 0;
-                for (final Map.Entry<Long, Books.Level> level : levels.entrySet()) {
-                    if (shown++ == DEPTH) {
-                        break;
-                    }
+                for (int rank = 0; rank < Math.min(DEPTH, levels.size()); rank++) {
                     g.writeStartObject();
-                    g.writeStringField("price", StatusBlock.price(view, e.getKey(), level.getKey()));
-                    g.writeNumberField("quantity", level.getValue().quantity());
-                    g.writeNumberField("orders", level.getValue().orders());
+                    g.writeStringField("price", StatusBlock.price(view, symbol, levels.price(rank)));
+                    g.writeNumberField("quantity", levels.quantity(rank));
+                    g.writeNumberField("orders", levels.orders(rank));
                     g.writeEndObject();
                 }
                 g.writeEndArray();

@@ -285,15 +285,18 @@ public final class StatusBlock {
     }
 
     private static void books(final StringBuilder out, final MonitorModel model, final View view) {
-        if (model.books().bySymbol().isEmpty()) {
+        final int[] symbols = model.books().symbols();
+        if (symbols.length == 0) {
             line(out, "books    (no level seen yet)");
             return;
         }
         line(out, "books    %-8s %28s %28s %8s %8s", "symbol", "best bid qty@price (orders)", "best ask qty@price (orders)",
             "bid lvls", "ask lvls");
-        model.books().bySymbol().forEach((symbol, book) -> line(out, "         %-8s %28s %28s %8d %8d", name(view, symbol),
-            best(view, symbol, book, Side.BUY), best(view, symbol, book, Side.SELL), book.levels(Side.BUY).size(),
-            book.levels(Side.SELL).size()));
+        for (final int symbol : symbols) {
+            final Books.Book book = model.books().book(symbol);
+            line(out, "         %-8s %28s %28s %8d %8d", name(view, symbol), best(view, symbol, book, Side.BUY),
+                best(view, symbol, book, Side.SELL), book.levels(Side.BUY).size(), book.levels(Side.SELL).size());
+        }
         line(out, "         %s", snapshotCheck(view));
     }
 
@@ -305,9 +308,8 @@ public final class StatusBlock {
     }
 
     private static String best(final View view, final int symbol, final Books.Book book, final Side side) {
-        final Map.Entry<Long, Books.Level> best = book.best(side);
-        return best == null ? "-" : best.getValue().quantity() + "@" + price(view, symbol, best.getKey()) + " (" + best.getValue().orders()
-            + ")";
+        final Books.Levels levels = book.levels(side);
+        return levels.size() == 0 ? "-" : levels.quantity(0) + "@" + price(view, symbol, levels.price(0)) + " (" + levels.orders(0) + ")";
     }
 
     /** A price in the symbol's units when the configuration gives a power-of-ten price scale, else in ticks as carried. */

@@ -76,9 +76,10 @@ class MonitorModelTest {
             level(r, 8, Side.SELL, 50, 1, 1);
         });
         final Books.Book book = model.books().book(7);
-        assertEquals(101L, book.best(Side.BUY).getKey());
-        assertEquals(new Books.Level(3, 2), book.best(Side.BUY).getValue());
-        assertEquals(105L, book.best(Side.SELL).getKey());
+        assertEquals(101L, book.levels(Side.BUY).price(0));
+        assertEquals(3, book.levels(Side.BUY).quantity(0));
+        assertEquals(2, book.levels(Side.BUY).orders(0));
+        assertEquals(105L, book.levels(Side.SELL).price(0));
         assertEquals(2, book.levels(Side.BUY).size());
 
         // A trade takes all of 101 and part of 105: 101 is gone, 105 has less, the rest is untouched.
@@ -86,12 +87,13 @@ class MonitorModelTest {
             level(r, 7, Side.BUY, 101, 0, 0);
             level(r, 7, Side.SELL, 105, 1, 1);
         });
-        assertEquals(100L, book.best(Side.BUY).getKey());
-        assertEquals(new Books.Level(1, 1), book.best(Side.SELL).getValue());
+        assertEquals(100L, book.levels(Side.BUY).price(0));
+        assertEquals(1, book.levels(Side.SELL).quantity(0));
+        assertEquals(1, book.levels(Side.SELL).orders(0));
         assertEquals(1, book.levels(Side.BUY).size());
         assertEquals(2, book.levels(Side.SELL).size());
-        assertNull(model.books().book(8).best(Side.BUY));
-        assertEquals(50L, model.books().book(8).best(Side.SELL).getKey());
+        assertEquals(0, model.books().book(8).levels(Side.BUY).size());
+        assertEquals(50L, model.books().book(8).levels(Side.SELL).price(0));
     }
 
     @Test
