@@ -995,6 +995,24 @@ public final class MatchingEngine {
         return book(symbol).side(side).atDepth(depth).orderCount;
     }
 
+    /** Told about each resting order of a price level, in queue order (the next to trade first); for audit tools, not the hot path. */
+    @FunctionalInterface
+    public interface RestingOrderVisitor {
+        /**
+         * @param queuePosition 1 for the order at the front of the level's queue
+         */
+        void order(int queuePosition, long orderId, long account, long clientOrderId, long leaves, long cumulative,
+                   TimeInForce timeInForce);
+    }
+
+    /** Visits the orders of the level at depth (0 = best) of one side of a symbol's book, front of the queue first. */
+    public void forEachOrderAt(final int symbol, final Side side, final int depth, final RestingOrderVisitor visitor) {
+        int position = 0;
+        for (Order o = book(symbol).side(side).atDepth(depth).head; o != null; o = o.next) {
+            visitor.order(++position, o.orderId, o.accountId, o.clientOrderId, o.leaves, o.cumulative, o.timeInForce);
+        }
+    }
+
     /** Commands applied since the engine was created (carried by snapshots). */
     public long commandCount() {
         return commandCount;

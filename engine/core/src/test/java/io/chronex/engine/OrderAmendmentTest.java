@@ -82,6 +82,28 @@ class OrderAmendmentTest {
     }
 
     @Test
+    void queuePositionsFollowPriority() {
+        f.sell(ALICE, 1, 100, 5);
+        f.sell(BOB, 2, 100, 5);
+        f.sell(CAROL, 3, 100, 5);
+        assertEquals(List.of("1:1:5", "2:2:5", "3:3:5"), queue(Side.SELL, 0));
+        f.replace(ALICE, 1, 0, 100, 4);
+        assertEquals(List.of("1:1:4", "2:2:5", "3:3:5"), queue(Side.SELL, 0), "a smaller quantity keeps its place");
+        f.replace(BOB, 2, 0, 100, 6);
+        assertEquals(List.of("1:1:4", "2:3:5", "3:2:6"), queue(Side.SELL, 0), "a larger one goes to the back");
+        f.buy(CAROL, 4, 100, 5);
+        assertEquals(List.of("1:3:4", "2:2:6"), queue(Side.SELL, 0), "the front traded; a partly filled order keeps its place");
+    }
+
+    /** position:orderId:leaves of every order at that depth, front of the queue first. */
+    private List<String> queue(final Side side, final int depth) {
+        final List<String> orders = new java.util.ArrayList<>();
+        f.engine.forEachOrderAt(SYM, side, depth, (position, orderId, account, clOrdId, leaves, cumulative, tif) ->
+            orders.add(position + ":" + orderId + ":" + leaves));
+        return orders;
+    }
+
+    @Test
     void replaceToAnotherPriceLosesPriorityAndMayTrade() {
         f.buy(ALICE, 1, 99, 5);
         f.sell(BOB, 2, 101, 2);

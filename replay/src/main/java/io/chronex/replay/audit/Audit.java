@@ -32,7 +32,7 @@ public final class Audit {
               RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K
               exit 0: all equal; 1: a difference; 2: a usage error (a wrong FILE among them)
 
-          book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K]
+          book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K] [--orders]
               the symbol's book after the journal's first N commands, or after the last command received
               at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
               snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
@@ -51,14 +51,16 @@ public final class Audit {
         """;
 
     static final String BOOK_USAGE = """
-        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K]
+        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K] [--orders]
 
         The book of SYMBOL (a name or id from FILE) as it was after the journal's first N commands, or
         after the last command received at or before TIME (UTC, ISO-8601: 2026-11-23T10:31:07.123456Z;
         receipt times are the gateways' wall-clock reads, microseconds or finer). Rebuilt by the engine
         itself: the newest snapshot taken at or before that command, then the journal replayed to it.
         FILE must be the configuration DIR was started with. Prints every level, asks worst to best then
-        bids best to worst (or the best K of each side with --depth K), then
+        bids best to worst (or the best K of each side with --depth K); with --orders, under each level
+        its resting orders in queue order (#1 trades first: position, engine order id, account, client
+        order id, leaves, cumulative filled, time in force); then
           RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
         Exit 0; 1 when the journal has fewer than N commands or none by TIME; 2 on a usage error.
         """;
@@ -89,7 +91,7 @@ public final class Audit {
     }
 
     private static int book(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at", "--depth"), Set.of(), 1);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at", "--depth"), Set.of("--orders"), 1);
         final String name = args.operand(0, "SYMBOL");
         final Path configFile = args.readableFile("--config", "config/engine.yaml");
         final EngineConfig config = EngineConfigFile.load(configFile);
@@ -114,7 +116,7 @@ public final class Audit {
         }
         out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
             Instant.ofEpochSecond(0, point.receiptEpochNanos()));
-        BookAt.print(new BookAt(config).rebuild(data, point, out), symbol, depth, out);
+        BookAt.print(new BookAt(config).rebuild(data, point, out), symbol, depth, args.flag("--orders"), out);
         return 0;
     }
 

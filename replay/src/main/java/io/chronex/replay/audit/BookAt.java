@@ -22,7 +22,8 @@ import java.util.Locale;
  * bin/audit book: a symbol's book as it was after a given command of the journal, rebuilt by the
  * engine itself: the newest snapshot taken at or before that command, then the journal replayed
  * from there to it, exactly as the engine process applies commands (one that does not decode
- * changes nothing). Every level, best first, with its quantity and number of orders.
+ * changes nothing). Every level, best first, with its quantity and number of orders, and on request
+ * every resting order with its place in its level's queue.
  */
 public final class BookAt {
     /** Where the rebuild stopped: the journal index of the last command applied and how many commands that is. */
@@ -104,18 +105,32 @@ public final class BookAt {
 
     /** Prints every level (or the best {@code depth}) of both sides and the RESULT line. */
     public static void print(final MatchingEngine engine, final SymbolSpec symbol, final int depth, final PrintStream out) {
-        final long[] orders = new long[2];
+        print(engine, symbol, depth, false, out);
+    }
+
+    /**
+     * Prints every level (or the best {@code depth}) of both sides, with {@code orders} each level's resting orders
+     * in queue order under it (position 1 trades first), then the RESULT line.
+     */
+    public static void print(final MatchingEngine engine, final SymbolSpec symbol, final int depth, final boolean orders,
+                             final PrintStream out) {
+        final long[] orderCounts = new long[2];
         out.printf("%-6s %12s %12s %8s%n", "side", "price", "quantity", "orders");
         for (final Side side : new Side[] {Side.SELL, Side.BUY}) {
             final int levels = engine.levelCount(symbol.id(), side);
             // Asks printed worst first down to the best, then bids best first, so the spread sits in the middle.
             for (int i = 0; i < levels; i++) {
                 final int at = side == Side.SELL ? levels - 1 - i : i;
-                orders[side.ordinal()] += engine.levelOrderCount(symbol.id(), side, at);
+                orderCounts[side.ordinal()] += engine.levelOrderCount(symbol.id(), side, at);
                 if (at < depth) {
                     out.printf("%-6s %12s %12d %8d%n", side == Side.SELL ? "ask" : "bid",
                         symbol.formatPrice(engine.levelPrice(symbol.id(), side, at)), engine.levelQuantity(symbol.id(), side, at),
                         engine.levelOrderCount(symbol.id(), side, at));
+                    if (orders) {
+                        engine.forEachOrderAt(symbol.id(), side, at, (position, orderId, account, clOrdId, leaves, cumulative, tif) ->
+                            out.printf("       #%-4d order %d  account %d  clOrdId %d  leaves %d  cum %d  %s%n", position, orderId,
+                                account, clOrdId, leaves, cumulative, tif));
+                    }
                 }
             }
         }
@@ -124,6 +139,6 @@ public final class BookAt {
         out.printf(Locale.ROOT, "RESULT symbol=%s best_bid=%s best_ask=%s bid_levels=%d ask_levels=%d bid_orders=%d ask_orders=%d%n",
             symbol.name(), bids ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
             asks ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
-            engine.levelCount(symbol.id(), Side.SELL), orders[Side.BUY.ordinal()], orders[Side.SELL.ordinal()]);
+            engine.levelCount(symbol.id(), Side.SELL), orderCounts[Side.BUY.ordinal()], orderCounts[Side.SELL.ordinal()]);
     }
 }

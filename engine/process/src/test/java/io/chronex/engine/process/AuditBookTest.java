@@ -55,7 +55,8 @@ class AuditBookTest {
 
     /** The level lines and the RESULT line of a book printout (what the rebuilt engine holds), without the notes before them. */
     private static String levels(final String output) {
-        return Arrays.stream(output.split("\n")).filter(l -> l.startsWith("ask ") || l.startsWith("bid ") || l.startsWith("RESULT "))
+        return Arrays.stream(output.split("\n"))
+            .filter(l -> l.startsWith("ask ") || l.startsWith("bid ") || l.startsWith("RESULT ") || l.startsWith("       #"))
             .collect(Collectors.joining("\n"));
     }
 
@@ -76,6 +77,10 @@ class AuditBookTest {
 
     /** The same book from an engine core that applied the journal's first {@code n} excerpts itself, printed alike. */
     private static String reference(final DataDirectory data, final long n, final int symbol) throws Exception {
+        return reference(data, n, symbol, false);
+    }
+
+    private static String reference(final DataDirectory data, final long n, final int symbol, final boolean orders) throws Exception {
         final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(AuditJournals.CONFIG));
         final Command c = new Command();
         final Hops hops = new Hops();
@@ -95,7 +100,7 @@ class AuditBookTest {
             .findFirst().orElseThrow();
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            BookAt.print(engine, spec, Integer.MAX_VALUE, out);
+            BookAt.print(engine, spec, Integer.MAX_VALUE, orders, out);
         }
         return levels(bytes.toString(StandardCharsets.UTF_8));
     }
@@ -123,6 +128,43 @@ class AuditBookTest {
         }
         audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after",
             Long.toString(COMMANDS + 2));
+    }
+
+    @Test
+    void withOrdersEveryRestingOrderIsListedInQueueOrder() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 17);
+        AuditJournals.answer(data, 1_500, true);
+        AuditJournals.answer(data, Long.MAX_VALUE, false);
+        for (final long n : new long[] {700, 1_500, 2_600}) {
+            final String output = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
+                "--after", Long.toString(n), "--orders");
+            // Past the snapshot the queues come from a restored engine: their order must survive the snapshot.
+            assertEquals(reference(data, n, 1, true), levels(output), "after " + n);
+            final List<String> lines = Arrays.asList(output.split("\n"));
+            final String result = lines.get(lines.size() - 1);
+            final long listed = lines.stream().filter(l -> l.startsWith("       #")).count();
+            assertEquals(Long.parseLong(field(result, "bid_orders")) + Long.parseLong(field(result, "ask_orders")), listed, output);
+            assertTrue(listed > 0, output);
+            // Under each level, positions run 1, 2, 3... as many as the level's order count.
+            int expected = 0;
+            int position = 0;
+            for (final String line : lines) {
+                if (line.startsWith("ask ") || line.startsWith("bid ")) {
+                    assertEquals(expected, position, "orders listed under the level before " + line);
+                    expected = Integer.parseInt(line.trim().split("\\s+")[3]);
+                    position = 0;
+                } else if (line.startsWith("       #")) {
+                    assertEquals(++position, Integer.parseInt(line.trim().substring(1).split("\\s+")[0]), line);
+                }
+            }
+            assertEquals(expected, position);
+        }
+    }
+
+    private static String field(final String resultLine, final String key) {
+        return Arrays.stream(resultLine.split(" ")).filter(f -> f.startsWith(key + "=")).findFirst().orElseThrow()
+            .substring(key.length() + 1);
     }
 
     @Test
