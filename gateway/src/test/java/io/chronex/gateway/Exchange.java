@@ -1,10 +1,14 @@
 package io.chronex.gateway;
 
 import io.chronex.engine.process.EngineMain;
+import io.chronex.replay.audit.Audit;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.ProjectRoot;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,7 +19,8 @@ import java.util.regex.Pattern;
 /**
  * Test fixture: a real engine and a real gateway as child JVMs on a temporary data directory, with
  * the shipped engine configuration and a gateway configuration written by the test. Processes are
- * always stopped by {@link #close}.
+ * always stopped by {@link #close}, which then re-executes the journal with bin/audit verify: whatever a test
+ * did (kills, restarts, halts, bad input), every result the engine recorded must be the one it gives again.
  */
 final class Exchange implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+) ");
@@ -27,6 +32,8 @@ final class Exchange implements AutoCloseable {
     private Process engine;
     private Process gateway;
     private int gatewayRun;
+    /** An events excerpt the test wrote itself (not the engine's), which verify must name; -1 when none. */
+    private long foreignEvent = -1;
     int port;
 
     Exchange(final Path dir, final String sessionsYaml) throws IOException {
@@ -124,5 +131,33 @@ final class Exchange implements AutoCloseable {
     @Override
     public void close() {
         jvms.close();
+        if (engine != null) {
+            verifyJournal();
+        }
+    }
+
+    /** The test appended an excerpt of its own to the events queue at that index: verify must stop there instead of passing. */
+    void foreignEventAt(final long eventsIndex) {
+        foreignEvent = eventsIndex;
+    }
+
+    private void verifyJournal() {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Audit.exitCode(new String[] {"verify", "--data-dir", data.toString(), "--config", dir.resolve("engine.yaml").toString()},
+                out);
+        }
+        final String output = bytes.toString(StandardCharsets.UTF_8);
+        if (foreignEvent >= 0) {
+            if (exit != 1 || !output.contains("events index 0x" + Long.toHexString(foreignEvent) + " ")) {
+                throw new AssertionError("bin/audit verify should name the test's own events excerpt 0x" + Long.toHexString(foreignEvent)
+                    + ": exit " + exit + "\n" + output);
+            }
+            return;
+        }
+        if (exit != 0 || !output.contains(" mismatches=0 ")) {
+            throw new AssertionError("bin/audit verify of the test's journal: exit " + exit + "\n" + output);
+        }
     }
 }

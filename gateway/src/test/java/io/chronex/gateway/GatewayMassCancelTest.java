@@ -129,6 +129,7 @@ class GatewayMassCancelTest {
                 }
                 index = appender.lastIndexAppended();
             }
+            exchange.foreignEventAt(index);
             final Path file = exchange.data.resolve("gateways/1/failed-events");
             Await.until("a failed event published in " + file, 60, () -> {
                 final FailedEventsFile.Snapshot published = FailedEventsFile.read(file);

@@ -133,6 +133,13 @@ class EngineKillTest {
         assertSameAsAnUninterruptedRun(data, engineConfig);
         assertEquals(summary, JournalSummary.summarize(data), "reading twice gives the same summary");
         assertKillsLandedAtDifferentPoints();
+        // And bin/audit verify re-executes the journal the kills left and finds every recorded result again.
+        final java.io.ByteArrayOutputStream verify = new java.io.ByteArrayOutputStream();
+        try (java.io.PrintStream out = new java.io.PrintStream(verify, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            assertEquals(0, io.chronex.replay.audit.Audit.exitCode(new String[] {"verify", "--data-dir", tmp.resolve("killed").toString(),
+                "--config", config.toString()}, out), verify::toString);
+        }
+        assertTrue(verify.toString().contains("RESULT verified=" + COMMANDS + " mismatches=0 "), verify::toString);
     }
 
     /**
