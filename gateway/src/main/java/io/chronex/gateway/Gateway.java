@@ -9,6 +9,7 @@ import io.chronex.gateway.session.SessionStateFile;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.ReturnHops;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -49,6 +50,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final Outbox outbox;
     private final OutboundFlow flow;
     private final FailedEventsFile failedEvents;
+    /** The return path's hop times (ReturnHops), in the gateway's own queue. */
+    private final SingleChronicleQueue returnsQueue;
+    private final Log log;
+    private ReturnHops.Writer returns;
     /** What the sessions are doing, for a monitor in another process ({@code gateways/N/sessions}); slot = index in {@link #sessions}. */
     private final GatewaySessionsFile published;
     private final Framer framer;
@@ -94,6 +99,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.failedEvents = new FailedEventsFile(data.gatewayDir(gatewayId).resolve("failed-events"));
         this.flow = new OutboundFlow(framer, store, config.compId(), config.maxMessageLength(), log);
         this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength(), published);
+        this.log = log;
+        this.returnsQueue = data.gatewayReturns(gatewayId);
+        this.returns = new ReturnHops.Writer(returnsQueue.createAppender());
+        outbox.returns = returns;
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
         log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received,
@@ -155,7 +164,21 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             journal.checkpoint(now);
         }
         framer.flushAll();
+        if (returns != null && returns.pending() > 0) {
+            writeReturns();
+        }
         return work;
+    }
+
+    /** The answers this pass wrote, with the time the pass's writes ended; a failure stops the recording, never the gateway. */
+    private void writeReturns() {
+        try {
+            returns.flush(System.nanoTime());
+        } catch (final RuntimeException e) {
+            log.log("return-path hop times are no longer recorded (gateways/" + gatewayId + "/returns): " + e);
+            returns = null;
+            outbox.returns = null;
+        }
     }
 
     @Override
@@ -255,6 +278,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             s.sent.close();
         }
         failedEvents.close();
+        returnsQueue.close();
         published.close();
         commandsQueue.close();
         eventsQueue.close();

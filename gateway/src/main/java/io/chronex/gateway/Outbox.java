@@ -4,6 +4,7 @@ import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.ReturnHops;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -52,7 +53,10 @@ final class Outbox {
     private final long[] entryCommandReadNanos = new long[MAX_BATCH_ENTRIES];
     private final long[] entryEngineAppendNanos = new long[MAX_BATCH_ENTRIES];
     private final long[] entryEventsReadNanos = new long[MAX_BATCH_ENTRIES];
+    private final long[] entryEventsIndex = new long[MAX_BATCH_ENTRIES];
     private int entries;
+    /** Where the answers written straight to their sockets are noted for the return path's hop times; null: not recorded. */
+    ReturnHops.Writer returns;
 
     /**
      * Engine append → queued for the socket, events read → queued, and gateway socket read → queued
@@ -148,6 +152,7 @@ final class Outbox {
         entryCommandReadNanos[entries] = commandReadNanos;
         entryEngineAppendNanos[entries] = engineAppendNanos;
         entryEventsReadNanos[entries] = eventsReadNanos;
+        entryEventsIndex[entries] = eventIndex;
         entries++;
         current.nextOutbound++;
         batchLength = at + length;
@@ -251,6 +256,10 @@ final class Outbox {
                     }
                     if (entryCommandReadNanos[i] != 0) {
                         readToWire.recordValue(Math.max(0, now - entryCommandReadNanos[i]));
+                        // The answer to the command's sender: the last two hops of that order's wire-to-wire latency.
+                        if (returns != null && entryEngineAppendNanos[i] != 0 && entryEventsIndex[i] >= 0) {
+                            returns.add(entryEventsIndex[i], entryEventsReadNanos[i]);
+                        }
                     }
                 }
             }

@@ -185,24 +185,9 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
-    /** "500ms", "1s", "2.5s" as nanoseconds; at least 10 ms. */
+    /** "500ms", "1s", "2.5s" as nanoseconds, from 10 ms to an hour. */
     static long interval(final String text) {
-        final double seconds;
-        try {
-            if (text.endsWith("ms")) {
-                seconds = Double.parseDouble(text.substring(0, text.length() - 2)) / 1e3;
-            } else if (text.endsWith("s")) {
-                seconds = Double.parseDouble(text.substring(0, text.length() - 1));
-            } else {
-                throw new NumberFormatException(text);
-            }
-        } catch (final NumberFormatException e) {
-            throw new Args.UsageException("--interval needs a time such as 500ms or 1s, not '" + text + "'");
-        }
-        if (!(seconds >= 0.01 && seconds <= 3600)) {
-            throw new Args.UsageException("--interval must be from 10ms to 3600s, not " + text);
-        }
-        return (long) (seconds * 1e9);
+        return Args.durationNanos("--interval", text, 10_000_000L, 3_600_000_000_000L);
     }
 
     /** Ends an interval, and writes its histograms to the --hlog file if there is one. */

@@ -124,6 +124,35 @@ public final class Args {
         return value == null ? fallback : toNumber(option, value, min, max);
     }
 
+    /** A time such as "500ms", "1s" or "2.5s" as nanoseconds, in [minNanos, maxNanos]; {@code fallback} when not given. */
+    public long duration(final String option, final String fallback, final long minNanos, final long maxNanos) {
+        return durationNanos(option, values.getOrDefault(option, fallback), minNanos, maxNanos);
+    }
+
+    /** {@link #duration} of a text given some other way. */
+    public static long durationNanos(final String option, final String text, final long minNanos, final long maxNanos) {
+        final double seconds;
+        try {
+            if (text.endsWith("ms")) {
+                seconds = Double.parseDouble(text.substring(0, text.length() - 2)) / 1e3;
+            } else if (text.endsWith("s")) {
+                seconds = Double.parseDouble(text.substring(0, text.length() - 1));
+            } else {
+                throw new NumberFormatException(text);
+            }
+        } catch (final NumberFormatException e) {
+            throw new UsageException(option + " needs a time such as 500ms or 1s, not '" + text + "'");
+        }
+        if (!(seconds * 1e9 >= minNanos && seconds * 1e9 <= maxNanos)) {
+            throw new UsageException(option + " must be from " + time(minNanos) + " to " + time(maxNanos) + ", not " + text);
+        }
+        return (long) (seconds * 1e9);
+    }
+
+    private static String time(final long nanos) {
+        return nanos < 1_000_000_000L ? nanos / 1_000_000L + "ms" : nanos / 1_000_000_000L + "s";
+    }
+
     public int intNumber(final String option, final int fallback, final int min, final int max) {
         return (int) number(option, fallback, min, max);
     }

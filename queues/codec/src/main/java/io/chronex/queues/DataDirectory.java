@@ -231,6 +231,31 @@ public final class DataDirectory {
         return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(100 + gatewayId).build();
     }
 
+    /**
+     * A gateway's return-path hop times ({@link ReturnHops}); source id 200 + the gateway id. Opened
+     * read-only when this directory is. The caller closes it.
+     */
+    public SingleChronicleQueue gatewayReturns(final int gatewayId) {
+        final Path gateway = readOnly ? root.resolve("gateways").resolve(Integer.toString(gatewayId)) : gatewayDir(gatewayId);
+        final Path dir = gateway.resolve("returns");
+        return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(200 + gatewayId).readOnly(readOnly).build();
+    }
+
+    /** The ids of the gateways that wrote return-path hop times here, ascending. */
+    public int[] gatewaysWithReturns() {
+        final Path gateways = root.resolve("gateways");
+        if (!Files.isDirectory(gateways)) {
+            return new int[0];
+        }
+        try (java.util.stream.Stream<Path> dirs = Files.list(gateways)) {
+            return dirs.filter(d -> Files.isDirectory(d.resolve("returns"))).map(d -> d.getFileName().toString())
+                .filter(name -> name.matches("[0-9]{1,3}")).mapToInt(Integer::parseInt).filter(id -> id >= 1 && id <= MAX_GATEWAY_ID)
+                .sorted().toArray();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot list " + gateways + ": " + e.getMessage(), e);
+        }
+    }
+
     private SingleChronicleQueue queue(final String name, final int sourceId) {
         final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
             .sourceId(sourceId).readOnly(readOnly);

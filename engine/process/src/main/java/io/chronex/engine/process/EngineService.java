@@ -219,7 +219,20 @@ public final class EngineService implements AutoCloseable {
             + " answers a second time).");
     }
 
+    /**
+     * Benchmarks and tests only (-Dchronex.engine.slowDownMicros=N, default 0): every command's match is
+     * made N µs longer by a spin, so that latency tools and the regression gate can be shown a slower
+     * engine. A static final 0 lets the JIT drop the check entirely.
+     */
+    private static final long SLOW_DOWN_NANOS = Long.getLong("chronex.engine.slowDownMicros", 0) * 1_000L;
+
     private void decodeAndApply(final Bytes<?> in) {
+        if (SLOW_DOWN_NANOS > 0) {
+            final long until = System.nanoTime() + SLOW_DOWN_NANOS;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
+        }
         // A command that fails to decode early must not inherit the previous command's routing.
         header.hops.clear();
         final DecodeStatus status = CommandCodec.read(in, command, header.hops);

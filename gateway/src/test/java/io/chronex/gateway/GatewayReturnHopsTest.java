@@ -1,0 +1,72 @@
+package io.chronex.gateway;
+
+import io.chronex.api.CommandType;
+import io.chronex.queues.DataDirectory;
+import io.chronex.replay.LatencyReport;
+import io.chronex.replay.latency.WireToWire;
+import io.chronex.replay.latency.WireToWire.Hop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gateway records the return path of every answer it writes to its sender's socket
+ * (gateways/N/returns), so that each order's wire-to-wire time is known: real engine and gateway
+ * processes, a FIX client; every answered order has all seven hops, each one not negative, and they
+ * add up exactly to the wire-to-wire time.
+ */
+class GatewayReturnHopsTest {
+    private static final int ORDERS = 200;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyAnswerWrittenLiveHasItsReturnHopsAndTheyAddUpToTheWireTime() throws Exception {
+        try (Exchange exchange = new Exchange(tmp, "  - {senderCompId: LOAD1, account: 101}\n")) {
+            exchange.startEngine();
+            exchange.startGateway();
+            try (FixText client = FixText.logOn(exchange.port, "LOAD1")) {
+                for (int i = 0; i < ORDERS; i++) {
+                    client.send("D", "11=R-" + i + "\u000155=ACME\u000154=1\u000138=1\u000140=2\u000144=90.01\u000159=1"
+                        + "\u000160=20261124-10:00:00\u0001");
+                    assertEquals("0", client.expect("8").get(150));
+                }
+            }
+            // Stopped cleanly, so the last pass's records are in the queue before it is read.
+            assertEquals(0, exchange.stopGateway());
+            final List<long[]> answered = new ArrayList<>();
+            final WireToWire.Counts counts = WireToWire.read(DataDirectory.openReadOnly(exchange.data), (index, type, receipt, append,
+                nanos) -> {
+                if (type == CommandType.NEW_ORDER) {
+                    answered.add(nanos.clone());
+                }
+            });
+            assertEquals(ORDERS, answered.size());
+            assertEquals(ORDERS, counts.withReturn(), "every order's answer went out live: each has its return hops");
+            for (final long[] nanos : answered) {
+                long sum = 0;
+                for (final Hop hop : Hop.PARTS) {
+                    assertTrue(nanos[hop.ordinal()] >= 0, hop + " not recorded");
+                    sum += nanos[hop.ordinal()];
+                }
+                assertEquals(nanos[Hop.WIRE.ordinal()], sum, "the six hops add up to the wire-to-wire time");
+            }
+            final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+                assertEquals(0, LatencyReport.exitCode(new String[] {"--data-dir", exchange.data.toString()}, out));
+            }
+            final String report = bytes.toString(StandardCharsets.UTF_8);
+            assertTrue(report.contains("RESULT results=" + ORDERS + " wire_results=" + ORDERS + " end_to_end=wire "), report);
+        }
+    }
+}
