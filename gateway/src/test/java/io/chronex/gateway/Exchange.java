@@ -51,8 +51,15 @@ final class Exchange implements AutoCloseable {
     }
 
     void startEngine() throws IOException, InterruptedException {
-        engine = start(EngineMain.class.getName(), "engine", List.of("--data-dir", data.toString(), "--config",
-            dir.resolve("engine.yaml").toString(), "--snapshot-every", "0"));
+        startEngine(List.of());
+    }
+
+    /** Starts (or restarts) the engine with these extra JVM options (e.g. -Dchronex.engine.slowDownMicros=N). */
+    void startEngine(final List<String> jvmOptions) throws IOException, InterruptedException {
+        final List<String> command = new java.util.ArrayList<>(ChildJvm.command("256m", "-XX:+UseSerialGC", EngineMain.class.getName(),
+            List.of("--data-dir", data.toString(), "--config", dir.resolve("engine.yaml").toString(), "--snapshot-every", "0")));
+        command.addAll(1, jvmOptions);
+        engine = jvms.start(command, dir.resolve("engine.out"));
         await(engine, dir.resolve("engine.out"), "engine started");
     }
 
