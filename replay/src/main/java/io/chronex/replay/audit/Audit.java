@@ -8,6 +8,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -37,6 +38,44 @@ public final class Audit {
               at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
               snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
               RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
+
+          order --data-dir DIR (--order-id N | --clordid TEXT (--account N | --session NAME)) [--config FILE]
+              the whole life of one order, every record in journal order; RESULT records= results_read=
+          account N --data-dir DIR [--from TIME] [--to TIME] [--config FILE]
+              every record of the account's orders; RESULT records= results_read=
+          trades [SYMBOL] --data-dir DIR [--from TIME] [--to TIME] [--config FILE]
+              every trade; RESULT trades= volume=
+          export --data-dir DIR --format csv|jsonl [--from TIME] [--to TIME] [--out FILE] [--config FILE]
+              every order record (new, amend, cancel, fill, reject) with the fields of an order record
+              (MiFID II RTS 24 as the model; columns in docs/audit.md); RESULT records=
+          dump --data-dir DIR (--commands | --events) [--from INDEX] [--count N] [--format yaml|json]
+              the excerpts of a range decoded field by field, through Chronicle Wire; RESULT excerpts=
+        """;
+    static final String QUERY_USAGE = """
+        Usage: bin/audit order   --data-dir DIR (--order-id N | --clordid TEXT (--account N | --session NAME
+                                 [--gateway-config FILE])) [--config FILE]
+               bin/audit account N --data-dir DIR [--from TIME] [--to TIME] [--config FILE]
+               bin/audit trades [SYMBOL] --data-dir DIR [--from TIME] [--to TIME] [--config FILE]
+               bin/audit export --data-dir DIR --format csv|jsonl [--from TIME] [--to TIME] [--out FILE] [--config FILE]
+
+        Order records from DIR's journals, in journal order: the command's own record (new, amend,
+        cancel, reject: what was asked and how the engine answered), a fill record for each side of each
+        trade (with the counterparty's order and account), a cancel record for each order the engine
+        cancelled (IOC remainder, kill switch, end of day, self-trade prevention, mass cancel). Times are
+        the gateways' receipt times, UTC, to the microsecond; TIME is UTC ISO-8601 (2026-11-24T10:31:07Z),
+        --from inclusive, --to exclusive. order --clordid takes the ClOrdID the client sent and follows the
+        order through replaces by its engine id; --session names the FIX session (SenderCompID) whose
+        account it is, looked up in --gateway-config (default config/gateway.yaml). --config (the engine
+        configuration) prints symbol names and prices in the symbol's units instead of ids and ticks.
+        Exit 0; 2 on a usage error.
+        """;
+    static final String DUMP_USAGE = """
+        Usage: bin/audit dump --data-dir DIR (--commands | --events) [--from INDEX] [--count N] [--format yaml|json]
+
+        Prints up to N excerpts (default 10) of DIR's commands or events queue from journal index INDEX
+        (hex as bin/audit prints it, 0x512c000007cf, or decimal; default the first), each decoded field by
+        field through Chronicle Wire: a YAML document each (default) or a JSON object each.
+          RESULT excerpts=N
         """;
     static final String VERIFY_USAGE = """
         Usage: bin/audit verify --data-dir DIR --config FILE
@@ -79,13 +118,15 @@ public final class Audit {
         return switch (sub) {
             case "verify" -> Tool.exitCode("audit verify", VERIFY_USAGE, () -> verify(rest, out));
             case "book" -> Tool.exitCode("audit book", BOOK_USAGE, () -> book(rest, out));
+            case "order", "account", "trades", "export" -> Tool.exitCode("audit " + sub, QUERY_USAGE, () -> query(sub, rest, out));
+            case "dump" -> Tool.exitCode("audit dump", DUMP_USAGE, () -> dump(rest, out));
             case "-h", "--help" -> {
                 out.print(USAGE);
                 yield 0;
             }
             default -> Tool.exitCode("audit", USAGE, () -> {
-                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (verify, book)" : "unknown subcommand '" + sub
-                    + "' (verify and book are the ones built so far)");
+                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (verify, book, order, account, trades, export, dump)"
+                    : "unknown subcommand '" + sub + "' (verify, book, order, account, trades, export, dump)");
             });
         };
     }
@@ -120,14 +161,95 @@ public final class Audit {
         return 0;
     }
 
+    private static int query(final String sub, final String[] argv, final PrintStream out) throws Exception {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--order-id", "--clordid", "--account", "--session",
+            "--gateway-config", "--from", "--to", "--format", "--out"), Set.of(), 1);
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final EngineConfig config = args.string("--config", null) == null ? null
+            : EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
+        final long from = args.string("--from", null) == null ? Long.MIN_VALUE : epochNanos("--from", args.string("--from", null));
+        final long to = args.string("--to", null) == null ? Long.MAX_VALUE : epochNanos("--to", args.string("--to", null));
+        final AuditQueries queries = new AuditQueries(config, out);
+        switch (sub) {
+            case "order" -> {
+                final long orderId = args.number("--order-id", 0, 1, Long.MAX_VALUE);
+                final String clOrdId = args.string("--clordid", null);
+                if ((orderId > 0) == (clOrdId != null)) {
+                    throw new Args.UsageException("give one of --order-id N or --clordid TEXT");
+                }
+                long account = args.number("--account", 0, 1, Long.MAX_VALUE);
+                if (clOrdId != null && (account > 0) == (args.string("--session", null) != null)) {
+                    throw new Args.UsageException("--clordid needs the order's --account N or its FIX --session NAME (one of them)");
+                }
+                if (args.string("--session", null) != null) {
+                    account = AuditQueries.sessionAccount(args.path("--gateway-config", Path.of("config/gateway.yaml")),
+                        args.string("--session", null));
+                }
+                queries.order(data, orderId, clOrdId, account);
+            }
+            case "account" -> queries.account(data, args.operandNumber(0, "ACCOUNT", 1, Long.MAX_VALUE), from, to);
+            case "trades" -> queries.trades(data, args.operands().isEmpty() ? 0 : symbolId(config, args.operand(0, "SYMBOL")), from, to);
+            default -> {
+                if (args.string("--format", null) == null) {
+                    throw new Args.UsageException("export needs --format csv or --format jsonl");
+                }
+                final String format = args.choice("--format", null, "csv", "jsonl");
+                final String file = args.string("--out", null);
+                try (PrintStream target = file == null ? null : new PrintStream(Path.of(file).toFile(), StandardCharsets.UTF_8)) {
+                    final long n = Export.write(data, from, to, format.equals("jsonl"), queries, target == null ? out : target);
+                    out.println((file == null ? "" : "wrote " + n + " records to " + file + "\n") + "RESULT records=" + n);
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static int symbolId(final EngineConfig config, final String name) {
+        if (name.matches("[0-9]{1,9}")) {
+            return Integer.parseInt(name);
+        }
+        if (config == null) {
+            throw new Args.UsageException("a symbol by name needs --config FILE (or give its id)");
+        }
+        return config.symbols().stream().filter(s -> s.name().equalsIgnoreCase(name)).findFirst()
+            .orElseThrow(() -> new Args.UsageException("unknown symbol '" + name + "'")).id();
+    }
+
+    private static int dump(final String[] argv, final PrintStream out) {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--from", "--count", "--format"), Set.of("--commands", "--events"), 0);
+        if (args.flag("--commands") == args.flag("--events")) {
+            throw new Args.UsageException("give one of --commands or --events");
+        }
+        final String fromText = args.string("--from", null);
+        long from = -1;
+        if (fromText != null) {
+            try {
+                from = fromText.startsWith("0x") ? Long.parseUnsignedLong(fromText.substring(2), 16) : Long.parseLong(fromText);
+            } catch (final NumberFormatException e) {
+                throw new Args.UsageException("--from needs a journal index (0x512c000007cf or decimal), not '" + fromText + "'");
+            }
+        }
+        final long count = args.number("--count", 10, 1, Long.MAX_VALUE);
+        final boolean json = "json".equals(args.choice("--format", "yaml", "yaml", "json"));
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final long n = new Dump(json, out).run(data, args.flag("--events"), from, count);
+        out.println("RESULT excerpts=" + n);
+        return 0;
+    }
+
     /** An ISO-8601 UTC instant as epoch nanoseconds. */
-    private static long epochNanos(final String text) {
+    private static long epochNanos(final String option, final String text) {
         try {
             final Instant instant = Instant.parse(text);
             return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
         } catch (final DateTimeParseException e) {
-            throw new Args.UsageException("--at needs a UTC time such as 2026-11-23T10:31:07.123Z, not '" + text + "'");
+            throw new Args.UsageException(option + " needs a UTC time such as 2026-11-23T10:31:07.123Z, not '" + text + "'");
         }
+    }
+
+    /** --at's ISO-8601 UTC instant as epoch nanoseconds. */
+    private static long epochNanos(final String text) {
+        return epochNanos("--at", text);
     }
 
     private static int verify(final String[] argv, final PrintStream out) throws Exception {

@@ -1,0 +1,87 @@
+package io.chronex.replay.audit;
+
+import io.chronex.api.Command;
+import io.chronex.api.Result;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.CommandText;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+/**
+ * The journal's history as an auditor reads it: each recorded result with the command it answers
+ * (and the ClOrdID texts the gateway journalled with it), in order, inside a window of receipt time.
+ * The events answer the journal in order, so the commands are read in step with them.
+ */
+final class AnsweredCommands {
+    /** Told about each answered command inside the window; everything is reused after it returns. */
+    interface Visitor {
+        /**
+         * @param command null when the journalled excerpt does not decode (the engine answered it as malformed)
+         * @param hops    the result's hops: the command's receipt time and every hop time
+         */
+        void answered(long journalIndex, long eventsIndex, Command command, CommandText text, Hops hops, Result result);
+    }
+
+    /** How many results were read and how many were in the window. */
+    record Counts(long read, long inWindow, long unreadable) {
+    }
+
+    private AnsweredCommands() {
+    }
+
+    /** Walks every result whose command was received in [fromEpochNanos, toEpochNanos). */
+    static Counts walk(final DataDirectory data, final long fromEpochNanos, final long toEpochNanos, final Visitor visitor) {
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
+        final Command command = new Command();
+        final CommandText text = new CommandText();
+        final Hops commandHops = new Hops();
+        long read = 0;
+        long inWindow = 0;
+        long unreadable = 0;
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer commandTailer = commands.createTailer();
+            final ExcerptTailer eventTailer = events.createTailer();
+            while (true) {
+                try (DocumentContext event = eventTailer.readingDocument()) {
+                    if (!event.isPresent()) {
+                        break;
+                    }
+                    read++;
+                    if (EventCodec.read(event.wire().bytes(), header, result) != DecodeStatus.OK) {
+                        unreadable++;
+                        continue;
+                    }
+                    final long receipt = header.hops.receiptEpochNanos;
+                    if (receipt < fromEpochNanos || receipt >= toEpochNanos) {
+                        continue;
+                    }
+                    inWindow++;
+                    final boolean decoded = readCommand(commandTailer, header.commandIndex, command, text, commandHops);
+                    visitor.answered(header.commandIndex, event.index(), decoded ? command : null, text, header.hops, result);
+                }
+            }
+        }
+        return new Counts(read, inWindow, unreadable);
+    }
+
+    /** The command at journalIndex: the tailer's next one in the usual case, else found by index (a window, a gap). */
+    private static boolean readCommand(final ExcerptTailer tailer, final long journalIndex, final Command command, final CommandText text,
+                                       final Hops hops) {
+        text.clear();
+        hops.clear();
+        if (tailer.index() != journalIndex && !tailer.moveToIndex(journalIndex)) {
+            return false;
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
+            return dc.isPresent() && dc.index() == journalIndex
+                && CommandCodec.read(dc.wire().bytes(), command, hops, text) == DecodeStatus.OK;
+        }
+    }
+}
