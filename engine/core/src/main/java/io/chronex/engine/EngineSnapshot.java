@@ -247,7 +247,8 @@ final class EngineSnapshot {
         }
     }
 
-    static MatchingEngine read(final byte[] snapshot) {
+    /** The state hash a snapshot ends with, once its bytes are checked against it; a damaged snapshot is an IllegalArgumentException. */
+    static long checkedStateHash(final byte[] snapshot) {
         if (snapshot.length < Long.BYTES + CHECKSUM_BYTES) { // not even the magic and the checksum
             throw new IllegalArgumentException("corrupt engine snapshot: only " + snapshot.length + " bytes");
         }
@@ -255,6 +256,12 @@ final class EngineSnapshot {
         if (hash(snapshot, bodyLength) != stateHash(snapshot)) {
             throw new IllegalArgumentException("corrupt engine snapshot: checksum does not match its " + bodyLength + " bytes");
         }
+        return stateHash(snapshot);
+    }
+
+    static MatchingEngine read(final byte[] snapshot) {
+        checkedStateHash(snapshot);
+        final int bodyLength = snapshot.length - CHECKSUM_BYTES;
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot, 0, bodyLength))) {
             if (in.readLong() != MAGIC) {
                 throw new IllegalArgumentException("not an engine snapshot (bad magic)");

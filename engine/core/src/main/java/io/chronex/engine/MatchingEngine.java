@@ -1040,6 +1040,11 @@ public final class MatchingEngine {
         return EngineSnapshot.read(snapshot);
     }
 
+    /** The state hash of the engine a snapshot holds (what {@link #stateHash()} gave when it was taken), its bytes checked. */
+    public static long stateHashOf(final byte[] snapshot) {
+        return EngineSnapshot.checkedStateHash(snapshot);
+    }
+
     /**
      * The hash a data directory is pinned to (snapshots/config.hash): the state hash of a new engine
      * with this configuration, so two configurations that build the same engine pin alike.

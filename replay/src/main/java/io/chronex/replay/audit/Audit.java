@@ -25,12 +25,12 @@ public final class Audit {
         Answers questions from a data directory's journals, reading only (nothing is written there).
         Each subcommand ends its output with one machine-readable line: RESULT key=value ...
 
-          verify --data-dir DIR --config FILE
+          verify --data-dir DIR --config FILE [--from INDEX]
               re-executes the whole journal through a fresh engine built from FILE and compares every
               result with the recorded one (every field but the timestamps); stops at the first
               difference, printing the command and both results. FILE must be the configuration DIR
               was started with (the engine pins it in DIR/snapshots/config.hash).
-              RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K
+              RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K checkpoints_equal=C
               exit 0: all equal; 1: a difference; 2: a usage error (a wrong FILE among them)
 
           book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K] [--orders]
@@ -78,14 +78,20 @@ public final class Audit {
           RESULT excerpts=N
         """;
     static final String VERIFY_USAGE = """
-        Usage: bin/audit verify --data-dir DIR --config FILE
+        Usage: bin/audit verify --data-dir DIR --config FILE [--from INDEX]
 
         Re-executes DIR's journal through a fresh engine built from FILE (the configuration DIR was
         started with: refused otherwise) and compares every result with the one recorded in DIR/events,
         byte for byte in the events' encoding with the recorded journal index and timestamps put back.
         Stops at the first difference and prints the command, the differing fields and both results.
         Commands journalled but not answered yet are counted (unanswered=), not verified.
-          RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K
+        Checkpoints: at every engine snapshot it passes (DIR/snapshots), the re-executed engine's state
+        hash must equal the snapshot's; a difference stops the run, and a mismatch is placed after the
+        last checkpoint found equal.
+          --from INDEX   compare the results from journal index INDEX on (0x512c000007cf or decimal),
+                         starting from the newest snapshot before it (the commands in between are
+                         applied, not compared)
+          RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K checkpoints_equal=C
         Exit 0 when every result is equal, 1 at a difference, 2 on a usage error.
         """;
 
@@ -220,15 +226,7 @@ public final class Audit {
         if (args.flag("--commands") == args.flag("--events")) {
             throw new Args.UsageException("give one of --commands or --events");
         }
-        final String fromText = args.string("--from", null);
-        long from = -1;
-        if (fromText != null) {
-            try {
-                from = fromText.startsWith("0x") ? Long.parseUnsignedLong(fromText.substring(2), 16) : Long.parseLong(fromText);
-            } catch (final NumberFormatException e) {
-                throw new Args.UsageException("--from needs a journal index (0x512c000007cf or decimal), not '" + fromText + "'");
-            }
-        }
+        final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));
         final long count = args.number("--count", 10, 1, Long.MAX_VALUE);
         final boolean json = "json".equals(args.choice("--format", "yaml", "yaml", "json"));
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
@@ -247,21 +245,33 @@ public final class Audit {
         }
     }
 
+    /** A journal index as the tools print it (0x512c000007cf) or in decimal. */
+    private static long journalIndex(final String option, final String text) {
+        try {
+            return text.startsWith("0x") ? Long.parseUnsignedLong(text.substring(2), 16) : Long.parseLong(text);
+        } catch (final NumberFormatException e) {
+            throw new Args.UsageException(option + " needs a journal index (0x512c000007cf or decimal), not '" + text + "'");
+        }
+    }
+
     /** --at's ISO-8601 UTC instant as epoch nanoseconds. */
     private static long epochNanos(final String text) {
         return epochNanos("--at", text);
     }
 
     private static int verify(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config"), Set.of(), 0);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--from"), Set.of(), 0);
         final Path configFile = args.readableFile("--config", "config/engine.yaml");
         final EngineConfig config = EngineConfigFile.load(configFile);
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
         Verify.checkPinned(data, config, configFile, out);
-        final Verify.Outcome outcome = new Verify(config, out).run(data);
+        final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));
+        final Verify.Outcome outcome = new Verify(config, out).run(data, from);
         final double seconds = outcome.nanos() / 1e9;
-        out.printf(Locale.ROOT, "re-executed %,d commands in %.3f s (%.2f M commands/s, reading both queues)%n", outcome.verified()
-            + outcome.mismatches(), seconds, (outcome.verified() + outcome.mismatches()) / Math.max(seconds, 1e-9) / 1e6);
+        final long executed = outcome.verified() + outcome.mismatches() + outcome.replayed();
+        out.printf(Locale.ROOT, "re-executed %,d commands (%,d compared) in %.3f s (%.2f M commands/s, reading both queues);"
+            + " %d checkpoints equal%n", executed, outcome.verified() + outcome.mismatches(), seconds,
+            executed / Math.max(seconds, 1e-9) / 1e6, outcome.checkpointsEqual());
         out.println(outcome.resultLine());
         return outcome.mismatches() == 0 ? 0 : 1;
     }

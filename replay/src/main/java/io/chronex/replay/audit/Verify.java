@@ -34,11 +34,11 @@ final class Verify {
      * What a run found; {@code firstMismatch} is the journal index of the first difference, -1 when none;
      * {@code unanswered} is -1 when a difference stopped the run before the journal's end was reached.
      */
-    record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos) {
+    record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos, long replayed, int checkpointsEqual) {
         String resultLine() {
             return "RESULT verified=" + verified + " mismatches=" + mismatches + " first_mismatch_index="
                 + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch))
-                + " unanswered=" + (unanswered < 0 ? "-" : Long.toString(unanswered));
+                + " unanswered=" + (unanswered < 0 ? "-" : Long.toString(unanswered)) + " checkpoints_equal=" + checkpointsEqual;
         }
     }
 
@@ -83,25 +83,93 @@ final class Verify {
 
     /** Re-executes the whole journal; prints the first difference if there is one. */
     Outcome run(final DataDirectory data) {
-        final MatchingEngine engine = new MatchingEngine(config);
+        return run(data, -1);
+    }
+
+    /**
+     * Re-executes the journal and compares the results of the commands from journal index {@code from} on
+     * (-1: all), starting from the newest snapshot taken before it (the commands between it and
+     * {@code from} are applied, not compared). At every snapshot the run passes, the re-executed engine's
+     * state hash is compared with the one the snapshot recorded: a checkpoint. Prints the first
+     * difference, with the last checkpoint whose state was still equal.
+     */
+    Outcome run(final DataDirectory data, final long from) {
         final long start = System.nanoTime();
+        final SnapshotFiles.Restored<MatchingEngine> snapshot = from < 0 ? null
+            : SnapshotFiles.newestUpTo(data.snapshots(), from - 1, MatchingEngine::restore, warning -> out.println("note: " + warning));
+        final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
+        final long after = snapshot == null ? -1 : snapshot.journalIndex();
+        final Checkpoints checkpoints = new Checkpoints(data.snapshots(), after);
+        if (from >= 0) {
+            out.printf("starting from %s, verifying from journal index 0x%x%n", snapshot == null
+                ? "a fresh engine (no snapshot before it)" : SnapshotFiles.name(after), from);
+        }
         long verified = 0;
+        long replayed = 0;
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
             final ExcerptTailer commandTailer = commands.createTailer();
             final ExcerptTailer eventTailer = events.createTailer();
+            if (after >= 0) {
+                positionAfter(after, commandTailer, eventTailer);
+            }
             while (true) {
                 try (DocumentContext event = eventTailer.readingDocument()) {
                     if (!event.isPresent()) {
                         break;
                     }
-                    final long mismatch = verifyOne(engine, event, commandTailer);
+                    final boolean compare = from < 0 || header(event) >= from;
+                    final long mismatch = verifyOne(engine, event, commandTailer, compare);
                     if (mismatch >= 0) {
-                        return new Outcome(verified, 1, mismatch, -1, System.nanoTime() - start);
+                        checkpoints.sayWhere(out);
+                        return new Outcome(verified, 1, mismatch, -1, System.nanoTime() - start, replayed, checkpoints.equal);
                     }
-                    verified++;
+                    if (compare) {
+                        verified++;
+                    } else {
+                        replayed++;
+                    }
+                    if (!checkpoints.check(header.commandIndex, engine, out)) {
+                        return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
+                    }
                 }
             }
-            return new Outcome(verified, 0, -1, count(commandTailer), System.nanoTime() - start);
+            return new Outcome(verified, 0, -1, count(commandTailer), System.nanoTime() - start, replayed, checkpoints.equal);
+        }
+    }
+
+    /** The journal index the event answers, read without consuming the excerpt (verifyOne decodes it in full). */
+    private long header(final DocumentContext event) {
+        final Bytes<?> bytes = event.wire().bytes();
+        final long at = bytes.readPosition();
+        final long commandIndex = EventCodec.read(bytes, header, recorded) == DecodeStatus.OK ? header.commandIndex : Long.MAX_VALUE;
+        bytes.readPosition(at);
+        return commandIndex;
+    }
+
+    /** Moves both tailers past the command a snapshot was taken after, and past the event answering it. */
+    private void positionAfter(final long journalIndex, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+        if (!commandTailer.moveToIndex(journalIndex)) {
+            throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(journalIndex));
+        }
+        try (DocumentContext dc = commandTailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                throw new IllegalStateException("the journal ends at the snapshot's index 0x" + Long.toHexString(journalIndex));
+            }
+            // the snapshot's own command: already in the restored state
+        }
+        while (true) {
+            final long index;
+            try (DocumentContext dc = eventTailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return;
+                }
+                index = dc.index();
+                if (header(dc) <= journalIndex) {
+                    continue;
+                }
+            }
+            eventTailer.moveToIndex(index);
+            return;
         }
     }
 
@@ -109,7 +177,8 @@ final class Verify {
      * Reads the command the recorded event answers, applies it as the engine process does, and
      * compares; returns -1 when equal, else the journal index where they differ (having printed why).
      */
-    private long verifyOne(final MatchingEngine engine, final DocumentContext event, final ExcerptTailer commandTailer) {
+    private long verifyOne(final MatchingEngine engine, final DocumentContext event, final ExcerptTailer commandTailer,
+                           final boolean compare) {
         final Bytes<?> bytes = event.wire().bytes();
         final long at = bytes.readPosition();
         final long length = bytes.readRemaining();
@@ -131,6 +200,9 @@ final class Verify {
             } else {
                 now.rejectMalformed();
             }
+        }
+        if (!compare) {
+            return -1;
         }
         encoded.clear();
         EventCodec.write(encoded, header, now);

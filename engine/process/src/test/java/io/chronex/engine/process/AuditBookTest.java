@@ -60,21 +60,6 @@ class AuditBookTest {
             .collect(Collectors.joining("\n"));
     }
 
-    /** The journal index of the journal's {@code n}-th excerpt (1-based). */
-    private static long journalIndex(final DataDirectory data, final long n) {
-        try (SingleChronicleQueue commands = data.commands()) {
-            final ExcerptTailer tailer = commands.createTailer();
-            for (long i = 1; ; i++) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    assertTrue(dc.isPresent(), "the journal has fewer than " + n + " excerpts");
-                    if (i == n) {
-                        return dc.index();
-                    }
-                }
-            }
-        }
-    }
-
     /** The same book from an engine core that applied the journal's first {@code n} excerpts itself, printed alike. */
     private static String reference(final DataDirectory data, final long n, final int symbol) throws Exception {
         return reference(data, n, symbol, false);
@@ -114,8 +99,8 @@ class AuditBookTest {
         AuditJournals.answer(data, 1_000, true);
         AuditJournals.answer(data, 1_000, true);
         AuditJournals.answer(data, Long.MAX_VALUE, true);
-        assertEquals(List.of(journalIndex(data, COMMANDS + 1), journalIndex(data, 2_000), journalIndex(data, 1_000)),
-            SnapshotFiles.indices(data.snapshots()));
+        assertEquals(List.of(AuditJournals.journalIndex(data, COMMANDS + 1), AuditJournals.journalIndex(data, 2_000),
+            AuditJournals.journalIndex(data, 1_000)), SnapshotFiles.indices(data.snapshots()));
         for (final long n : new long[] {1, 500, 999, 1_000, 1_001, 1_750, 2_999, COMMANDS + 1}) {
             for (final String symbol : new String[] {"ACME", "2"}) {
                 final String output = audit(0, "book", symbol, "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
@@ -123,7 +108,7 @@ class AuditBookTest {
                 assertEquals(reference(data, n, symbol.equals("ACME") ? 1 : 2), levels(output), "after " + n + " in " + symbol);
                 final long from = n >= 2_000 ? 2_000 : n >= 1_000 ? 1_000 : 0;
                 assertTrue(output.contains(from == 0 ? "rebuilt from the configuration" : "rebuilt from "
-                    + SnapshotFiles.name(journalIndex(data, n == COMMANDS + 1 ? n : from))), "after " + n + ":\n" + output);
+                    + SnapshotFiles.name(AuditJournals.journalIndex(data, n == COMMANDS + 1 ? n : from))), "after " + n + ":\n" + output);
             }
         }
         audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after",

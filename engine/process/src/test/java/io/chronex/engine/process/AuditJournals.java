@@ -8,6 +8,7 @@ import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.Hops;
 import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -82,5 +83,22 @@ final class AuditJournals {
             }
         }
         return data;
+    }
+
+    /** The journal index of the journal's {@code n}-th excerpt (1-based). */
+    static long journalIndex(final DataDirectory data, final long n) {
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            for (long i = 1; ; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        throw new AssertionError("the journal has fewer than " + n + " excerpts");
+                    }
+                    if (i == n) {
+                        return dc.index();
+                    }
+                }
+            }
+        }
     }
 }

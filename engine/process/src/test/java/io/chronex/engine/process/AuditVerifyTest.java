@@ -4,6 +4,7 @@ import io.chronex.api.Result;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.SnapshotFiles;
 import io.chronex.replay.audit.Audit;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -74,6 +75,49 @@ class AuditVerifyTest {
         assertTrue(run.output().contains("RESULT verified=1999 mismatches=1 first_mismatch_index=0x" + Long.toHexString(index)
             + " unanswered=-"), run.output());
         assertTrue(run.output().matches("(?s).*differs: +affected=\\d+ -> affected=\\d+.*"), run.output());
+    }
+
+    @Test
+    void snapshotsAreCheckpointsAndFromStartsAtTheOneBeforeIt() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7);
+        // Snapshots after the 1,000th, 2,000th and last (3,001st) excerpts: three checkpoints.
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, Long.MAX_VALUE, true);
+        final long at1000 = AuditJournals.journalIndex(data, 1_000);
+        final long at2000 = AuditJournals.journalIndex(data, 2_000);
+        final Run all = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString());
+        assertEquals(0, all.exit(), all.output());
+        assertTrue(all.output().contains("unanswered=0 checkpoints_equal=3"), all.output());
+
+        // From the 1,500th command: the snapshot after the 1,000th, 499 commands applied, 1,502 compared, 2 checkpoints past it.
+        final Run from = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString(), "--from",
+            "0x" + Long.toHexString(AuditJournals.journalIndex(data, 1_500)));
+        assertEquals(0, from.exit(), from.output());
+        assertTrue(from.output().contains("starting from " + SnapshotFiles.name(at1000)), from.output());
+        assertTrue(from.output().contains("RESULT verified=1502 mismatches=0 first_mismatch_index=- unanswered=0 checkpoints_equal=2"),
+            from.output());
+
+        // A result altered after the second checkpoint: the divergence is placed after it.
+        final Path altered = tmp.resolve("altered");
+        copy(dir, altered);
+        final long index = alterResult(DataDirectory.open(altered), 2_500);
+        final Run late = audit("verify", "--data-dir", altered.toString(), "--config", CONFIG.toString());
+        assertEquals(1, late.exit(), late.output());
+        assertTrue(late.output().contains("the state was still equal after journal index 0x" + Long.toHexString(at2000)), late.output());
+        assertTrue(late.output().contains("first_mismatch_index=0x" + Long.toHexString(index)), late.output());
+
+        // A checkpoint that records another state (the 2,000th's snapshot under the 1,000th's name): named, though every result is equal.
+        final Path swapped = tmp.resolve("swapped");
+        copy(dir, swapped);
+        Files.copy(swapped.resolve("snapshots").resolve(SnapshotFiles.name(at2000)),
+            swapped.resolve("snapshots").resolve(SnapshotFiles.name(at1000)), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        final Run state = audit("verify", "--data-dir", swapped.toString(), "--config", CONFIG.toString());
+        assertEquals(1, state.exit(), state.output());
+        assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(at1000) + " differs"),
+            state.output());
+        assertTrue(state.output().contains("RESULT verified=1000 mismatches=1"), state.output());
     }
 
     @Test
