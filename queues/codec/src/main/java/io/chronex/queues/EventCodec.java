@@ -242,6 +242,30 @@ public final class EventCodec {
         return DecodeStatus.OK;
     }
 
+    /**
+     * Only the header's routing and hops (the command answered, gateway, session, every timestamp), not
+     * the result: for a reader that needs to know which command an excerpt answers and when, such as
+     * verify, which re-encodes the result itself and compares bytes. Does not move the read position.
+     */
+    public static DecodeStatus readHeader(final Bytes<?> in, final EventHeader header) {
+        final long at = in.readPosition();
+        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, in.readRemaining(), MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        if (preamble != DecodeStatus.OK) {
+            return preamble;
+        }
+        final Hops hops = header.hops;
+        header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
+        hops.gatewayId = in.readInt(at + GATEWAY_ID_OFFSET);
+        hops.sessionId = in.readLong(at + SESSION_ID_OFFSET);
+        hops.gatewayReadNanos = in.readLong(at + GATEWAY_READ_OFFSET);
+        hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
+        hops.receiptEpochNanos = in.readLong(at + RECEIPT_EPOCH_OFFSET);
+        hops.engineReadNanos = in.readLong(at + ENGINE_READ_OFFSET);
+        hops.engineDoneNanos = in.readLong(at + ENGINE_DONE_OFFSET);
+        hops.engineAppendNanos = in.readLong(at + ENGINE_APPEND_OFFSET);
+        return DecodeStatus.OK;
+    }
+
     /** The six enums of the header, into a reset result; false when one is an ordinal no writer produces. */
     private static boolean readOutcome(final RandomDataInput in, final long at, final Result r) {
         final int commandType = in.readUnsignedByte(at + COMMAND_TYPE_OFFSET);
