@@ -9,6 +9,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
+import io.chronex.queues.TimeSeek;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -48,6 +49,15 @@ final class AnsweredCommands {
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
             final ExcerptTailer commandTailer = commands.createTailer();
             final ExcerptTailer eventTailer = events.createTailer();
+            if (fromEpochNanos != Long.MIN_VALUE) {
+                // Straight to the window's start (a little before it: receipt times are only nearly in journal order).
+                final long start = TimeSeek.firstAtOrAfter(events, eventTailer, fromEpochNanos - TimeSeek.SLACK_NANOS, TimeSeek.events());
+                if (start < 0) {
+                    return new Counts(0, 0, 0);
+                }
+                eventTailer.moveToIndex(start);
+            }
+            final long stopAt = toEpochNanos > Long.MAX_VALUE - TimeSeek.SLACK_NANOS ? Long.MAX_VALUE : toEpochNanos + TimeSeek.SLACK_NANOS;
             while (true) {
                 try (DocumentContext event = eventTailer.readingDocument()) {
                     if (!event.isPresent()) {
@@ -59,6 +69,9 @@ final class AnsweredCommands {
                         continue;
                     }
                     final long receipt = header.hops.receiptEpochNanos;
+                    if (receipt >= stopAt) {
+                        break; // past the window by more than the journal's disorder: nothing later can be in it
+                    }
                     if (receipt < fromEpochNanos || receipt >= toEpochNanos) {
                         continue;
                     }

@@ -11,6 +11,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
+import io.chronex.queues.TimeSeek;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -51,6 +52,23 @@ public final class BookAt {
         try (SingleChronicleQueue commands = data.commands()) {
             final ExcerptTailer tailer = commands.createTailer();
             long n = 0;
+            if (atEpochNanos >= 0) {
+                // Near the time by binary search over the journal's index, then on command by command; n counts what was skipped.
+                final long start = TimeSeek.firstAtOrAfter(commands, tailer, atEpochNanos - TimeSeek.SLACK_NANOS, TimeSeek.commands());
+                final long first = commands.firstIndex();
+                if (start > first) {
+                    final long before = commands.countExcerpts(first, start);
+                    tailer.moveToIndex(start);
+                    // The command just before the start, so that a time before every command after it still finds it.
+                    n = before;
+                    found = previous(commands, start, n);
+                } else {
+                    tailer.toStart();
+                }
+                if (start < 0) {
+                    tailer.toEnd();
+                }
+            }
             while (atEpochNanos >= 0 || n < count) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
@@ -67,6 +85,27 @@ public final class BookAt {
                 }
             }
             return atEpochNanos < 0 && (found == null || found.commands() < count) ? null : found;
+        }
+    }
+
+    /** The command before journal index {@code index}, the {@code n}-th of the journal. */
+    private static Point previous(final SingleChronicleQueue commands, final long index, final long n) {
+        final ExcerptTailer back = commands.createTailer().direction(net.openhft.chronicle.queue.TailerDirection.BACKWARD);
+        if (!back.moveToIndex(index)) {
+            return null;
+        }
+        try (DocumentContext self = back.readingDocument()) {
+            if (!self.isPresent()) { // the excerpt at index itself: the backward tailer reads it first
+                return null;
+            }
+        }
+        final Hops hops = new Hops();
+        try (DocumentContext dc = back.readingDocument()) {
+            if (!dc.isPresent()) {
+                return null;
+            }
+            CommandCodec.read(dc.wire().bytes(), new Command(), hops);
+            return new Point(dc.index(), n, hops.receiptEpochNanos);
         }
     }
 

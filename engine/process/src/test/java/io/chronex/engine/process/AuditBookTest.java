@@ -153,6 +153,27 @@ class AuditBookTest {
     }
 
     @Test
+    void atATimeOnAJournalLongerThanTheSeekSlackFindsTheSameCommandAsAFullRead() throws Exception {
+        final Path dir = tmp.resolve("data");
+        // 3,000 commands 10 ms apart: 30 s of receipt times, so the seek lands well inside the journal.
+        AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), COMMANDS, 5, 10_000_000L));
+        for (final int i : new int[] {1, 150, 1_499, 1_500, 1_501, 2_222, COMMANDS}) {
+            for (final long offset : new long[] {0, 5_000_000L}) {
+                final Instant at = Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS + i * 10_000_000L + offset);
+                final String output = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(),
+                    "--at", at.toString());
+                // Command i is the journal's i-th excerpt, or the (i+1)-th past the malformed one after the 1,500th; that one has
+                // no receipt time of its own and goes with the command before it, as a full read counts it.
+                final long excerpt = i >= COMMANDS / 2 ? i + 1 : i;
+                assertTrue(output.startsWith(String.format("after command %,d of the journal (index 0x%x,", excerpt,
+                    AuditJournals.journalIndex(DataDirectory.open(dir), excerpt))), at + ":\n" + output);
+            }
+        }
+        audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--at",
+            Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS).toString());
+    }
+
+    @Test
     void atATimeIsAfterTheLastCommandReceivedByThen() throws Exception {
         final Path dir = tmp.resolve("data");
         AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), 200, 5));

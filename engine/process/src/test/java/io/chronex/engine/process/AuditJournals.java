@@ -29,6 +29,11 @@ final class AuditJournals {
      * (seeded), and after the middle one an excerpt that is not a command (answered as malformed).
      */
     static DataDirectory write(final DataDirectory data, final int count, final long seed) {
+        return write(data, count, seed, 1_000L);
+    }
+
+    /** The same, command i received at START + i × {@code spacingNanos}. */
+    static DataDirectory write(final DataDirectory data, final int count, final long seed, final long spacingNanos) {
         final Random random = new Random(seed);
         final Command c = new Command();
         final Hops hops = new Hops();
@@ -49,7 +54,7 @@ final class AuditJournals {
                 }
                 hops.clear();
                 hops.gatewayAppendNanos = System.nanoTime();
-                hops.receiptEpochNanos = START_EPOCH_NANOS + i * 1_000L;
+                hops.receiptEpochNanos = START_EPOCH_NANOS + i * spacingNanos;
                 CommandCodec.append(appender, c, hops);
                 if (i == count / 2) {
                     try (DocumentContext dc = appender.writingDocument()) {
