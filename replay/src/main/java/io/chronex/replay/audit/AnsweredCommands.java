@@ -38,6 +38,15 @@ final class AnsweredCommands {
 
     /** Walks every result whose command was received in [fromEpochNanos, toEpochNanos). */
     static Counts walk(final DataDirectory data, final long fromEpochNanos, final long toEpochNanos, final Visitor visitor) {
+        return walk(data, -1, fromEpochNanos, toEpochNanos, visitor, () -> false);
+    }
+
+    /**
+     * The same, starting at events index {@code startEventsIndex} when it is not -1 (the window's start is
+     * then not searched for), and ending early once {@code done} says so after a result.
+     */
+    static Counts walk(final DataDirectory data, final long startEventsIndex, final long fromEpochNanos, final long toEpochNanos,
+                       final Visitor visitor, final java.util.function.BooleanSupplier done) {
         final EventHeader header = new EventHeader();
         final Result result = new Result();
         final Command command = new Command();
@@ -49,7 +58,11 @@ final class AnsweredCommands {
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
             final ExcerptTailer commandTailer = commands.createTailer();
             final ExcerptTailer eventTailer = events.createTailer();
-            if (fromEpochNanos != Long.MIN_VALUE) {
+            if (startEventsIndex >= 0) {
+                if (!eventTailer.moveToIndex(startEventsIndex)) {
+                    return new Counts(0, 0, 0);
+                }
+            } else if (fromEpochNanos != Long.MIN_VALUE) {
                 // Straight to the window's start (a little before it: receipt times are only nearly in journal order).
                 final long start = TimeSeek.firstAtOrAfter(events, eventTailer, fromEpochNanos - TimeSeek.SLACK_NANOS, TimeSeek.events());
                 if (start < 0) {
@@ -78,6 +91,9 @@ final class AnsweredCommands {
                     inWindow++;
                     final boolean decoded = readCommand(commandTailer, header.commandIndex, command, text, commandHops);
                     visitor.answered(header.commandIndex, event.index(), decoded ? command : null, text, header.hops, result);
+                    if (done.getAsBoolean()) {
+                        break;
+                    }
                 }
             }
         }

@@ -41,19 +41,43 @@ final class AuditQueries {
 
     /** An order's whole life: every record of the orders that carried that ClOrdID in that account, or of that engine order id. */
     long order(final DataDirectory data, final long orderId, final String clOrdId, final long account) {
-        final Set<Long> orders = new HashSet<>();
         if (orderId > 0) {
-            orders.add(orderId);
-        } else {
-            // First the engine ids of the orders that carried that ClOrdID (a replace gives an order a new one), then their records.
-            AnsweredCommands.walk(data, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
-                if (rec.orderId != 0 && rec.account == account && clOrdId.equals(rec.clientOrderIdText)) {
-                    orders.add(rec.orderId);
-                }
-            }));
+            return orderById(data, orderId);
         }
+        // First the engine ids of the orders that carried that ClOrdID (a replace gives an order a new one), then their records.
+        final Set<Long> orders = new HashSet<>();
+        AnsweredCommands.walk(data, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
+            if (rec.orderId != 0 && rec.account == account && clOrdId.equals(rec.clientOrderIdText)) {
+                orders.add(rec.orderId);
+            }
+        }));
         return print(data, Long.MIN_VALUE, Long.MAX_VALUE, rec -> rec.orderId != 0 ? orders.contains(rec.orderId)
             : clOrdId != null && rec.account == account && clOrdId.equals(rec.clientOrderIdText), true);
+    }
+
+    /**
+     * One order by engine id, through the order index: from the result that accepted it to the one that
+     * ended it (leaves 0), not a read of the whole journal.
+     */
+    private long orderById(final DataDirectory data, final long orderId) {
+        final OrderIndex index = OrderIndex.updated(data, out);
+        final long start = index.startOf(orderId);
+        if (start < 0) {
+            out.println("no order " + orderId + " was accepted in " + data.root());
+            out.println("RESULT records=0 results_read=0");
+            return 0;
+        }
+        final long[] n = new long[1];
+        final boolean[] ended = new boolean[1];
+        final AnsweredCommands.Counts counts = AnsweredCommands.walk(data, start, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
+            if (rec.orderId == orderId) {
+                n[0]++;
+                out.println(line(rec));
+                ended[0] |= rec.leaves == 0;
+            }
+        }), () -> ended[0]);
+        out.printf(Locale.ROOT, "RESULT records=%d results_read=%d%n", n[0], counts.read());
+        return n[0];
     }
 
     /** Every record of an account's orders in the window. */
