@@ -253,6 +253,12 @@ public final class EventCodec {
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }
+        readRouting(in, at, header);
+        return DecodeStatus.OK;
+    }
+
+    /** The command answered, its routing and every hop time: all of the header that is not the result. */
+    private static void readRouting(final RandomDataInput in, final long at, final EventHeader header) {
         final Hops hops = header.hops;
         header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
         hops.gatewayId = in.readInt(at + GATEWAY_ID_OFFSET);
@@ -263,7 +269,6 @@ public final class EventCodec {
         hops.engineReadNanos = in.readLong(at + ENGINE_READ_OFFSET);
         hops.engineDoneNanos = in.readLong(at + ENGINE_DONE_OFFSET);
         hops.engineAppendNanos = in.readLong(at + ENGINE_APPEND_OFFSET);
-        return DecodeStatus.OK;
     }
 
     /** The six enums of the header, into a reset result; false when one is an ordinal no writer produces. */
@@ -292,11 +297,8 @@ public final class EventCodec {
 
     /** The header's numbers: the command it answers, the routing and hops, the subject order. */
     private static void readSubject(final RandomDataInput in, final long at, final EventHeader header, final Result r) {
-        final Hops hops = header.hops;
-        header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
-        hops.gatewayId = in.readInt(at + GATEWAY_ID_OFFSET);
+        readRouting(in, at, header);
         r.symbol = in.readInt(at + SYMBOL_OFFSET);
-        hops.sessionId = in.readLong(at + SESSION_ID_OFFSET);
         r.orderId = in.readLong(at + ORDER_ID_OFFSET);
         r.account = in.readLong(at + ACCOUNT_OFFSET);
         r.clientOrderId = in.readLong(at + CLIENT_ORDER_ID_OFFSET);
@@ -305,12 +307,6 @@ public final class EventCodec {
         r.leavesQuantity = in.readLong(at + LEAVES_OFFSET);
         r.cumulativeQuantity = in.readLong(at + CUMULATIVE_OFFSET);
         r.affectedOrders = in.readInt(at + AFFECTED_ORDERS_OFFSET);
-        hops.gatewayReadNanos = in.readLong(at + GATEWAY_READ_OFFSET);
-        hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
-        hops.receiptEpochNanos = in.readLong(at + RECEIPT_EPOCH_OFFSET);
-        hops.engineReadNanos = in.readLong(at + ENGINE_READ_OFFSET);
-        hops.engineDoneNanos = in.readLong(at + ENGINE_DONE_OFFSET);
-        hops.engineAppendNanos = in.readLong(at + ENGINE_APPEND_OFFSET);
     }
 
     private static boolean readFills(final RandomDataInput in, final long fillsAt, final int count, final Result r) {
