@@ -57,6 +57,8 @@ final class Outbox {
     private int entries;
     /** Where the answers written straight to their sockets are noted for the return path's hop times; null: not recorded. */
     ReturnHops.Writer returns;
+    /** The event whose first answer to its sender was last noted in {@link #returns}: its later answers are not. */
+    private long lastReturned = -1;
 
     /**
      * Engine append → queued for the socket, events read → queued, and gateway socket read → queued
@@ -256,9 +258,12 @@ final class Outbox {
                     }
                     if (entryCommandReadNanos[i] != 0) {
                         readToWire.recordValue(Math.max(0, now - entryCommandReadNanos[i]));
-                        // The answer to the command's sender: the last two hops of that order's wire-to-wire latency.
-                        if (returns != null && entryEngineAppendNanos[i] != 0 && entryEventsIndex[i] >= 0) {
+                        // The first answer to the command's sender (a trade answers with New, then Trade): the last two
+                        // hops of that order's wire-to-wire latency.
+                        if (returns != null && entryEngineAppendNanos[i] != 0 && entryEventsIndex[i] >= 0
+                            && entryEventsIndex[i] != lastReturned) {
                             returns.add(entryEventsIndex[i], entryEventsReadNanos[i]);
+                            lastReturned = entryEventsIndex[i];
                         }
                     }
                 }

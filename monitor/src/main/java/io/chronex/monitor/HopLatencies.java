@@ -30,7 +30,13 @@ public final class HopLatencies {
         /** engine done to engine append: the start of the events write. */
         EVENTS("events"),
         /** gateway read (or append, when the command was not read from a socket) to engine append. */
-        TOTAL("total");
+        TOTAL("total"),
+        /** engine append to the gateway's read of the result (the events queue): from the gateway's return records. */
+        RETURN("return"),
+        /** the gateway's read of the result to the answer's socket write: from its return records. */
+        WRITE("write"),
+        /** gateway socket read to the answer's socket write: wire to wire, for answers the gateway recorded. */
+        WIRE("wire");
 
         public final String label;
 
@@ -96,6 +102,23 @@ public final class HopLatencies {
         final long start = h.gatewayReadNanos != 0 ? h.gatewayReadNanos : h.gatewayAppendNanos;
         if (start != 0 && h.engineAppendNanos != 0) {
             recordHop(Hop.TOTAL, h.engineAppendNanos - start);
+        }
+    }
+
+    /**
+     * Records the return hops of one answer from its gateway's return record ({@code ReturnHops}) joined to its
+     * result's hops: engine append, gateway read (0: not recorded), gateway event read, socket write.
+     */
+    public void recordReturn(final long engineAppendNanos, final long gatewayReadNanos, final long eventReadNanos,
+                             final long socketWriteNanos) {
+        if (engineAppendNanos != 0 && eventReadNanos != 0) {
+            recordHop(Hop.RETURN, eventReadNanos - engineAppendNanos);
+        }
+        if (eventReadNanos != 0 && socketWriteNanos != 0) {
+            recordHop(Hop.WRITE, socketWriteNanos - eventReadNanos);
+        }
+        if (gatewayReadNanos != 0 && socketWriteNanos != 0) {
+            recordHop(Hop.WIRE, socketWriteNanos - gatewayReadNanos);
         }
     }
 

@@ -8,6 +8,7 @@ import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.ReturnHops;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -84,6 +85,8 @@ public final class Monitor implements AutoCloseable {
     /** Each gateway's sessions file as read for the previous block, for the counts in the interval. */
     private final Map<Integer, GatewaySessionsFile.Snapshot> sessionsBefore = new HashMap<>();
     private final List<SingleChronicleQueue> opened = new ArrayList<>();
+    /** Return-record readers by gateway id. */
+    private final Map<Integer, ReturnHops.Cursor> returns = new TreeMap<>();
     private CommandTail commands;
     private EventTail events;
     private SnapshotCheck snapshotCheck;
@@ -193,6 +196,7 @@ public final class Monitor implements AutoCloseable {
     /** Ends an interval, and writes its histograms to the --hlog file if there is one. */
     private void roll() {
         lookForSnapshot();
+        openReturns();
         model.rollInterval();
         if (hopLog != null) {
             hopLog.write(model.latencies());
@@ -241,6 +245,7 @@ public final class Monitor implements AutoCloseable {
      * less than a batch), so a queue written to without pause cannot keep --once reading for ever.
      */
     void readAll() {
+        openReturns();
         while (readSome() >= BATCH) {
             // a tailer stopped at the batch limit, not at the end: read on
         }
@@ -256,7 +261,32 @@ public final class Monitor implements AutoCloseable {
         final int fromEvents = events == null ? 0 : events.poll(model, BATCH);
         final int fromCommands = commands == null ? 0 : commands.poll(model, BATCH);
         final int forCheck = snapshotCheck == null ? 0 : snapshotCheck.poll(BATCH);
-        return Math.max(Math.max(fromEvents, fromCommands), forCheck);
+        return Math.max(Math.max(fromEvents, fromCommands), Math.max(forCheck, readReturns()));
+    }
+
+    /** The gateways' return records read since the last call (up to BATCH from each), joined to their events by the model. */
+    private int readReturns() {
+        int most = 0;
+        for (final ReturnHops.Cursor cursor : returns.values()) {
+            int n = 0;
+            while (n < BATCH && cursor.advance()) {
+                model.onReturn(cursor.eventsIndex, cursor.eventReadNanos, cursor.socketWriteNanos);
+                n++;
+            }
+            most = Math.max(most, n);
+        }
+        return most;
+    }
+
+    /** Each gateway's return records, once the gateway has created them; looked for once an interval, not on every read. */
+    private void openReturns() {
+        for (final int id : data.gatewaysWithReturns()) {
+            if (!returns.containsKey(id)) {
+                final SingleChronicleQueue queue = data.gatewayReturns(id);
+                opened.add(queue);
+                returns.put(id, new ReturnHops.Cursor(queue.createTailer()));
+            }
+        }
     }
 
     /** A read-only reader cannot create a queue: each is opened once a writer has created it. */

@@ -31,6 +31,15 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
     private final long[] commandsByGateway = new long[1000];
     private final long[] intervalByGateway = new long[1000];
     private final long[] lastIntervalByGateway = new long[1000];
+    /**
+     * The last RECENT events' index, engine append and gateway read times, by the index's low bits: a gateway's return
+     * record (which comes a little after its event) is joined to its event here; an older one is counted, not joined.
+     */
+    private static final int RECENT = 1 << 16;
+    private final long[] recentIndex = new long[RECENT];
+    private final long[] recentAppend = new long[RECENT];
+    private final long[] recentRead = new long[RECENT];
+    private long returnsUnjoined;
 
     /** With a last-minute window of 60 intervals (a minute at 1 s intervals). */
     public MonitorModel() {
@@ -61,12 +70,35 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
         events++;
         intervalEvents++;
         latencies.record(header.hops);
+        final int slot = (int) (eventsIndex & (RECENT - 1));
+        recentIndex[slot] = eventsIndex;
+        recentAppend[slot] = header.hops.engineAppendNanos;
+        recentRead[slot] = header.hops.gatewayReadNanos;
         counters.onResult(eventsIndex, result);
         operator.onResult(header.commandIndex, result);
         for (int i = 0; i < result.levelChangeCount(); i++) {
             books.apply(result.levelChange(i));
         }
         backlog.onAnswered(header.commandIndex);
+    }
+
+    /**
+     * A gateway's return record for the result at eventsIndex: when it read the event and when the answer went out
+     * (gateways/N/returns). Joined to the event read shortly before; one too old to be remembered is only counted.
+     */
+    public void onReturn(final long eventsIndex, final long eventReadNanos, final long socketWriteNanos) {
+        final int slot = (int) (eventsIndex & (RECENT - 1));
+        if (recentIndex[slot] != eventsIndex || recentAppend[slot] == 0) {
+            returnsUnjoined++;
+            return;
+        }
+        latencies.recordReturn(recentAppend[slot], recentRead[slot], eventReadNanos, socketWriteNanos);
+        recentIndex[slot] = -1; // one record per result (older gateways wrote one per answer: the first is the one that counts)
+    }
+
+    /** Return records not joined: their event was not among the last 65,536 read, or already had its record. */
+    public long returnsUnjoined() {
+        return returnsUnjoined;
     }
 
     /** Ends an interval: latencies' interval histograms and the interval counts become the last interval's. */

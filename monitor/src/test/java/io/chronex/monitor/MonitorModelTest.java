@@ -327,4 +327,29 @@ class MonitorModelTest {
         assertEquals(0, lastMinute.getTotalCount());
         assertEquals(0, lastMinute.getMaxValue());
     }
+
+    @Test
+    void aGatewaysReturnRecordIsJoinedToItsEventForTheReturnHops() {
+        final EventHeader header = new EventHeader();
+        header.hops.gatewayReadNanos = 1_000;
+        header.hops.gatewayAppendNanos = 3_000;
+        header.hops.engineReadNanos = 6_000;
+        header.hops.engineDoneNanos = 7_000;
+        header.hops.engineAppendNanos = 8_000;
+        final Result result = new Result();
+        result.reset(CommandType.NEW_ORDER);
+        model.onEvent(42, header, result);
+        model.onReturn(42, 13_000, 17_000);
+        // A record of an event this model never read (or no longer remembers) joins nothing.
+        model.onReturn(43, 20_000, 30_000);
+        model.onReturn(42 + (1 << 16), 20_000, 30_000);
+        model.onReturn(42, 14_000, 18_000); // a second answer to the same result: the first one counts
+        model.rollInterval();
+        final HopLatencies l = model.latencies();
+        assertEquals(5_000, l.interval(HopLatencies.Hop.RETURN).getValueAtPercentile(50), 5);
+        assertEquals(4_000, l.interval(HopLatencies.Hop.WRITE).getValueAtPercentile(50), 5);
+        assertEquals(16_000, l.interval(HopLatencies.Hop.WIRE).getValueAtPercentile(50), 20);
+        assertEquals(1, l.interval(HopLatencies.Hop.WIRE).getTotalCount());
+        assertEquals(3, model.returnsUnjoined());
+    }
 }

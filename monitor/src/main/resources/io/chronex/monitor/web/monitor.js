@@ -3,7 +3,7 @@
 // names and reasons come from files and must never be read as HTML.
 "use strict";
 
-const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"];
+const COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#000000"];
 const charts = {};
 window.chronexCharts = charts; // for the browser test: what each chart was given
 
