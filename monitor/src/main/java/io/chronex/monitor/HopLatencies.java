@@ -56,6 +56,8 @@ public final class HopLatencies {
     private final Histogram[] lastMinute = new Histogram[HOPS.length];
     private int ringNext;
     private int ringFilled;
+    /** Hops whose ended interval is not in their sums yet (see {@link #endInterval}). */
+    private int toAccumulate;
 
     /** With a last-minute window of 60 intervals (one minute at the default 1 s interval). */
     public HopLatencies() {
@@ -139,6 +141,22 @@ public final class HopLatencies {
      * call, and {@link #lastMinute} the last {@link #windowIntervals()} intervals, this one included.
      */
     public void rollInterval() {
+        endInterval();
+        while (accumulateNext()) {
+            // every hop's sums
+        }
+    }
+
+    /**
+     * The first half of {@link #rollInterval}, at once for every hop: the interval's histograms become
+     * {@link #interval}, recording goes on into emptied ones. The since-start and last-minute sums are
+     * left to {@link #accumulateNext}, one hop a call, so a caller can pause between them: each is a walk
+     * over the hop's histograms, and all of them at once held a CPU the monitor shares for milliseconds.
+     */
+    public void endInterval() {
+        while (accumulateNext()) {
+            // a previous interval's sums first, should a caller not have finished them
+        }
         // Interval start and end in epoch ms, as a Recorder stamps them: the --hlog file's interval times.
         final long nowMillis = System.currentTimeMillis();
         for (int i = 0; i < HOPS.length; i++) {
@@ -149,17 +167,29 @@ public final class HopLatencies {
             current[i].setStartTimeStamp(nowMillis);
             finished.setEndTimeStamp(nowMillis);
             interval[i] = finished;
-            sinceStart[i].add(interval[i]);
-            final AbstractHistogram slot = ring[i][ringNext];
-            if (ringFilled == window) {
-                lastMinute[i].subtract(slot);
-            }
-            slot.reset();
-            slot.add(interval[i]);
-            lastMinute[i].add(slot);
         }
-        ringNext = (ringNext + 1) % window;
-        ringFilled = Math.min(window, ringFilled + 1);
+        toAccumulate = HOPS.length;
+    }
+
+    /** Adds the next hop's ended interval to its since-start and last-minute sums; false when every hop's is in. */
+    public boolean accumulateNext() {
+        if (toAccumulate == 0) {
+            return false;
+        }
+        final int i = HOPS.length - toAccumulate;
+        sinceStart[i].add(interval[i]);
+        final AbstractHistogram slot = ring[i][ringNext];
+        if (ringFilled == window) {
+            lastMinute[i].subtract(slot);
+        }
+        slot.reset();
+        slot.add(interval[i]);
+        lastMinute[i].add(slot);
+        if (--toAccumulate == 0) {
+            ringNext = (ringNext + 1) % window;
+            ringFilled = Math.min(window, ringFilled + 1);
+        }
+        return true;
     }
 
     /** The sum of the last {@link #windowIntervals()} completed intervals of a hop (fewer until that many have ended); 2 digits. */

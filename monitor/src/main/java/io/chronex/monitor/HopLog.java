@@ -31,12 +31,22 @@ public final class HopLog implements AutoCloseable {
     /** Writes the last completed interval of every hop that recorded something in it (see {@link HopLatencies#rollInterval}). */
     public void write(final HopLatencies latencies) {
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
-            final Histogram h = latencies.interval(hop);
-            if (h.getTotalCount() > 0) {
-                h.setTag(hop.label);
-                writer.outputIntervalHistogram(h);
-            }
+            write(latencies, hop);
         }
+        out.flush();
+    }
+
+    /** Writes one hop's last completed interval if it recorded something (a step of the monitor's interval end); not flushed. */
+    public void write(final HopLatencies latencies, final HopLatencies.Hop hop) {
+        final Histogram h = latencies.interval(hop);
+        if (h.getTotalCount() > 0) {
+            h.setTag(hop.label);
+            writer.outputIntervalHistogram(h);
+        }
+    }
+
+    /** Pushes what was written to the file. */
+    public void flush() {
         out.flush();
     }
 

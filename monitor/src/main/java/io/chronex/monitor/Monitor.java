@@ -22,14 +22,17 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -76,6 +79,8 @@ public final class Monitor implements AutoCloseable {
     static final long POLL_MILLIS = 10;
     /** Excerpts read per queue between looks at the clock, so a big history does not delay a block for long. */
     private static final int BATCH = 10_000;
+    /** Pause between the steps of an interval's end (at most; a hundredth of the interval when that is shorter). */
+    private static final long MAX_PAUSE_NANOS = 1_000_000;
 
     private final DataDirectory data;
     private final Map<Integer, SymbolSpec> symbols;
@@ -203,25 +208,22 @@ public final class Monitor implements AutoCloseable {
         }
     }
 
-    /** Prints a block every interval until the process is stopped (Ctrl-C, SIGTERM). */
+    /** Prints a block (or publishes the page's state) every interval until the process is stopped (Ctrl-C, SIGTERM). */
     private void loop(final long intervalNanos, final PrintStream out) {
         // Clears the screen, like top, only when a person watches; a log or a pipe gets the blocks one after another.
         final boolean terminal = System.console() != null && out == System.out;
         final IdleStrategy idle = new SleepingMillisIdleStrategy(POLL_MILLIS);
+        final long pauseNanos = Math.min(MAX_PAUSE_NANOS, intervalNanos / 100);
         long next = System.nanoTime() + intervalNanos;
         while (!Thread.currentThread().isInterrupted()) {
             final int read = readSome();
             final long now = System.nanoTime();
             if (now - next >= 0) {
-                roll();
                 final double seconds = (intervalNanos + (now - next)) / 1e9;
-                final StatusBlock.View view = view(seconds);
-                if (web == null) {
-                    out.print((terminal ? "\033[H\033[2J" : "\n") + StatusBlock.render(model, view));
-                    out.flush();
-                } else {
-                    history.add(view.now().toEpochMilli() / 1e3, seconds, model, view.backlogAgeNanos());
-                    web.publish(StateJson.render(model, view, history), MetricsText.render(model, view));
+                final Deque<Runnable> steps = intervalSteps(seconds, terminal, out);
+                for (Runnable step = steps.poll(); step != null; step = steps.poll()) {
+                    step.run();
+                    LockSupport.parkNanos(pauseNanos);
                 }
                 next = now + intervalNanos;
             }
@@ -230,6 +232,49 @@ public final class Monitor implements AutoCloseable {
                 idle.idle();
             }
         }
+    }
+
+    /**
+     * An interval's end as short steps, each well under a millisecond once warm, which the loop runs with a pause
+     * between them and no reading, so the model does not move while a block is built. Done in one go, this work (the
+     * histograms' sums and percentiles above all) held the CPU for 2-5 ms once a second; on a machine where the
+     * monitor shares a core with a process that appends to the journal, that delayed the appends long enough for the
+     * engine's back-off to park, and the commands after it waited for its wake-up (bin/bench-monitor-cost, performance.md).
+     */
+    private Deque<Runnable> intervalSteps(final double seconds, final boolean terminal, final PrintStream out) {
+        final Deque<Runnable> steps = new ArrayDeque<>();
+        steps.add(this::lookForSnapshot);
+        steps.add(() -> {
+            openReturns();
+            model.endInterval();
+        });
+        for (int i = 0; i < HopLatencies.Hop.values().length; i++) {
+            steps.add(model.latencies()::accumulateNext);
+        }
+        if (hopLog != null) {
+            for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+                steps.add(() -> hopLog.write(model.latencies(), hop));
+            }
+            steps.add(hopLog::flush);
+        }
+        // The view (process status, backlog age) is read in its own step; the steps showing it are queued by it.
+        steps.add(() -> {
+            final StatusBlock.View view = view(seconds);
+            if (web == null) {
+                final StringBuilder block = new StringBuilder(8192).append(terminal ? "\033[H\033[2J" : "\n");
+                StatusBlock.parts(model, view).forEach(part -> steps.add(() -> part.accept(block)));
+                steps.add(() -> {
+                    out.print(block);
+                    out.flush();
+                });
+            } else {
+                steps.add(() -> history.add(view.now().toEpochMilli() / 1e3, seconds, model, view.backlogAgeNanos()));
+                final String[] json = new String[1];
+                steps.add(() -> json[0] = StateJson.render(model, view, history));
+                steps.add(() -> web.publish(json[0], MetricsText.render(model, view)));
+            }
+        });
+        return steps;
     }
 
     /** Makes the newest engine snapshot, if one is new, the next the books are checked against. */

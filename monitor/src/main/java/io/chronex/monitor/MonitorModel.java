@@ -103,7 +103,18 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
 
     /** Ends an interval: latencies' interval histograms and the interval counts become the last interval's. */
     public void rollInterval() {
-        latencies.rollInterval();
+        endInterval();
+        while (latencies.accumulateNext()) {
+            // every hop's since-start and last-minute sums
+        }
+    }
+
+    /**
+     * {@link #rollInterval} but for the latencies' sums, which the caller adds with {@link HopLatencies#accumulateNext}
+     * one hop at a time before it shows them.
+     */
+    public void endInterval() {
+        latencies.endInterval();
         lastIntervalCommands = intervalCommands;
         lastIntervalEvents = intervalEvents;
         intervalCommands = 0;

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** The terminal face of the monitor: one compact text block from the model and the processes' status. */
 public final class StatusBlock {
@@ -65,16 +66,34 @@ public final class StatusBlock {
     /** The block's lines, ending with a newline. */
     public static String render(final MonitorModel model, final View view) {
         final StringBuilder out = new StringBuilder(4096);
-        line(out, "chronex monitor  %s  %s  %s", view.now(), view.dataDir(),
-            view.intervalSeconds() == 0 ? "(one read: everything in the queues)" : String.format(Locale.ROOT, "every %.1f s",
-                view.intervalSeconds()));
-        final List<String> alerts = alerts(model, view);
-        line(out, "alerts   %s", alerts.isEmpty() ? "none" : String.join("; ", alerts));
-        processes(out, model, view);
-        flow(out, model, view);
-        latencies(out, model, view.intervalSeconds());
-        books(out, model, view);
+        for (final Consumer<StringBuilder> part : parts(model, view)) {
+            part.accept(out);
+        }
         return out.toString();
+    }
+
+    /**
+     * The block as parts that append its lines in order, each a small piece of the work (a hop's percentiles are
+     * a walk over its histograms), for a caller that pauses between them so as not to hold a shared CPU for long
+     * (Monitor). Running them all is {@link #render}.
+     */
+    static List<Consumer<StringBuilder>> parts(final MonitorModel model, final View view) {
+        final List<Consumer<StringBuilder>> parts = new ArrayList<>();
+        parts.add(out -> {
+            line(out, "chronex monitor  %s  %s  %s", view.now(), view.dataDir(),
+                view.intervalSeconds() == 0 ? "(one read: everything in the queues)" : String.format(Locale.ROOT, "every %.1f s",
+                    view.intervalSeconds()));
+            final List<String> alerts = alerts(model, view);
+            line(out, "alerts   %s", alerts.isEmpty() ? "none" : String.join("; ", alerts));
+        });
+        parts.add(out -> processes(out, model, view));
+        parts.add(out -> flow(out, model, view));
+        parts.add(out -> latencyHeader(out, model, view.intervalSeconds()));
+        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+            parts.add(out -> latency(out, model, hop, view.intervalSeconds()));
+        }
+        parts.add(out -> books(out, model, view));
+        return parts;
     }
 
     /** The alerts now, in the words the block and the page show them; empty when all is well. */
@@ -256,31 +275,32 @@ public final class StatusBlock {
         return digits < 0 ? ticksTimesLots.toString() : new BigDecimal(ticksTimesLots, digits).toPlainString();
     }
 
-    private static void latencies(final StringBuilder out, final MonitorModel model, final double intervalSeconds) {
-        final boolean once = intervalSeconds == 0;
-        final HopLatencies latencies = model.latencies();
-        if (once) {
+    private static void latencyHeader(final StringBuilder out, final MonitorModel model, final double intervalSeconds) {
+        if (intervalSeconds == 0) {
             line(out, "latency  µs, everything read   %8s %9s %9s %9s %9s %9s", "n", "p50", "p90", "p99", "p99.9", "max");
         } else {
             // Group labels over their columns, then the columns: the last minute took the place of the interval's p90 and the
             // since-start p50, so a line stays about 130 characters.
-            line(out, "%-10s%48s |%39s |%29s", "latency", "last interval", "last " + window(latencies, intervalSeconds), "since start");
+            line(out, "%-10s%48s |%39s |%29s", "latency", "last interval", "last " + window(model.latencies(), intervalSeconds),
+                "since start");
             line(out, "  %-8s%8s%10s%10s%10s%10s |%9s%10s%10s%10s |%9s%10s%10s", "µs", "n", "p50", "p99", "p99.9", "max", "n", "p50",
                 "p99", "max", "n", "p99", "max");
         }
-        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
-            final Histogram all = model.latencies().sinceStart(hop);
-            if (once) {
-                line(out, "  %-8s %21s %8d %9.2f %9.2f %9.2f %9.2f %9.2f", hop.label, "", all.getTotalCount(), us(all, 50), us(all, 90),
-                    us(all, 99), us(all, 99.9), all.getMaxValue() / 1e3);
-            } else {
-                final Histogram h = latencies.interval(hop);
-                final Histogram minute = latencies.lastMinute(hop);
-                line(out, "  %-8s%8d%10.2f%10.2f%10.2f%10.2f |%9d%10.2f%10.2f%10.2f |%9d%10.2f%10.2f", hop.label, h.getTotalCount(),
-                    us(h, 50), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, minute.getTotalCount(), us(minute, 50), us(minute, 99),
-                    minute.getMaxValue() / 1e3, all.getTotalCount(), us(all, 99),
-                    all.getMaxValue() / 1e3);
-            }
+    }
+
+    private static void latency(final StringBuilder out, final MonitorModel model, final HopLatencies.Hop hop,
+                                final double intervalSeconds) {
+        final HopLatencies latencies = model.latencies();
+        final Histogram all = latencies.sinceStart(hop);
+        if (intervalSeconds == 0) {
+            line(out, "  %-8s %21s %8d %9.2f %9.2f %9.2f %9.2f %9.2f", hop.label, "", all.getTotalCount(), us(all, 50), us(all, 90),
+                us(all, 99), us(all, 99.9), all.getMaxValue() / 1e3);
+        } else {
+            final Histogram h = latencies.interval(hop);
+            final Histogram minute = latencies.lastMinute(hop);
+            line(out, "  %-8s%8d%10.2f%10.2f%10.2f%10.2f |%9d%10.2f%10.2f%10.2f |%9d%10.2f%10.2f", hop.label, h.getTotalCount(),
+                us(h, 50), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, minute.getTotalCount(), us(minute, 50), us(minute, 99),
+                minute.getMaxValue() / 1e3, all.getTotalCount(), us(all, 99), all.getMaxValue() / 1e3);
         }
     }
 

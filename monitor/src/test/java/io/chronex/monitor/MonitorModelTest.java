@@ -329,6 +329,49 @@ class MonitorModelTest {
     }
 
     @Test
+    void anIntervalEndedInStepsSumsAsOneRollAndKeepsLaterResultsForTheNext() {
+        final MonitorModel stepped = new MonitorModel(3);
+        final HopLatencies latencies = stepped.latencies();
+        journalHops(stepped, 10, 2_000);
+        stepped.endInterval();
+        // Read between two steps: belongs to the next interval, not the one being summed.
+        journalHops(stepped, 4, 7_000);
+        int steps = 0;
+        while (latencies.accumulateNext()) {
+            steps++;
+            journalHops(stepped, 1, 9_000);
+        }
+        assertEquals(HopLatencies.Hop.values().length, steps, "one step a hop");
+        assertEquals(10, latencies.interval(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(10, latencies.sinceStart(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(10, latencies.lastMinute(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(1, latencies.windowFilled());
+
+        // Ended again without its sums done: the sums of the interval before are finished first, none lost.
+        stepped.endInterval();
+        assertTrue(latencies.accumulateNext());
+        stepped.endInterval();
+        while (latencies.accumulateNext()) {
+            // the last interval's sums
+        }
+        assertEquals(0, latencies.interval(HopLatencies.Hop.JOURNAL).getTotalCount(), "nothing recorded since the second end");
+        assertEquals(10 + 4 + steps, latencies.sinceStart(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(10 + 4 + steps, latencies.lastMinute(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(9_000_000, latencies.sinceStart(HopLatencies.Hop.JOURNAL).getMaxValue(), 9_000);
+        assertEquals(3, latencies.windowFilled());
+    }
+
+    /** {@code n} results each with a journal hop of {@code micros}. */
+    private static void journalHops(final MonitorModel model, final int n, final long micros) {
+        for (int k = 0; k < n; k++) {
+            final EventHeader header = new EventHeader();
+            header.hops.gatewayAppendNanos = 1_000;
+            header.hops.engineReadNanos = 1_000 + micros * 1_000;
+            model.onEvent(k, header, new Result());
+        }
+    }
+
+    @Test
     void aGatewaysReturnRecordIsJoinedToItsEventForTheReturnHops() {
         final EventHeader header = new EventHeader();
         header.hops.gatewayReadNanos = 1_000;
