@@ -172,7 +172,11 @@ public final class EventCodec {
         out.writeLong(at + FILL_MAKER_LEAVES_OFFSET, f.makerLeavesQuantity);
         out.writeLong(at + FILL_MAKER_CUMULATIVE_OFFSET, f.makerCumulativeQuantity);
         out.writeUnsignedByte(at + FILL_TAKER_SIDE_OFFSET, ordinal(f.takerSide));
-        zero(out, at + FILL_PADDING_OFFSET, FILL_LENGTH - FILL_PADDING_OFFSET);
+        // Padding is written as zeros, not skipped, so equal results give equal bytes whatever the buffer held (bin/audit
+        // verify compares bytes); the 7 bytes after the side as a byte, a short and an int.
+        out.writeByte(at + FILL_PADDING_OFFSET, (byte) 0);
+        out.writeShort(at + FILL_PADDING_OFFSET + 1, (short) 0);
+        out.writeInt(at + FILL_PADDING_OFFSET + 3, 0);
     }
 
     private static void writeCancel(final Bytes<?> out, final long at, final Cancel x) {
@@ -182,7 +186,7 @@ public final class EventCodec {
         out.writeInt(at + CANCEL_SYMBOL_OFFSET, x.symbol);
         out.writeUnsignedByte(at + CANCEL_SIDE_OFFSET, ordinal(x.side));
         out.writeUnsignedByte(at + CANCEL_REASON_OFFSET, ordinal(x.reason));
-        zero(out, at + CANCEL_PADDING_OFFSET, CANCEL_PRICE_OFFSET - CANCEL_PADDING_OFFSET);
+        out.writeShort(at + CANCEL_PADDING_OFFSET, (short) 0);
         out.writeLong(at + CANCEL_PRICE_OFFSET, x.price);
         out.writeLong(at + CANCEL_QUANTITY_OFFSET, x.quantity);
         out.writeLong(at + CANCEL_LEAVES_OFFSET, x.leavesQuantity);
@@ -192,18 +196,90 @@ public final class EventCodec {
     private static void writeLevelChange(final Bytes<?> out, final long at, final LevelChange l) {
         out.writeInt(at + LEVEL_SYMBOL_OFFSET, l.symbol);
         out.writeUnsignedByte(at + LEVEL_SIDE_OFFSET, ordinal(l.side));
-        zero(out, at + LEVEL_PADDING_OFFSET, LEVEL_PRICE_OFFSET - LEVEL_PADDING_OFFSET);
+        out.writeByte(at + LEVEL_PADDING_OFFSET, (byte) 0);
+        out.writeShort(at + LEVEL_PADDING_OFFSET + 1, (short) 0);
         out.writeLong(at + LEVEL_PRICE_OFFSET, l.price);
         out.writeLong(at + LEVEL_QUANTITY_OFFSET, l.quantity);
         out.writeInt(at + LEVEL_ORDER_COUNT_OFFSET, l.orderCount);
-        zero(out, at + LEVEL_TAIL_PADDING_OFFSET, LEVEL_CHANGE_LENGTH - LEVEL_TAIL_PADDING_OFFSET);
+        out.writeInt(at + LEVEL_TAIL_PADDING_OFFSET, 0);
     }
 
-    /** Padding is written as zeros rather than skipped, so equal results give equal bytes whatever the buffer held. */
-    private static void zero(final Bytes<?> out, final long at, final int length) {
-        for (int i = 0; i < length; i++) {
-            out.writeByte(at + i, (byte) 0);
+    /**
+     * Whether the excerpt of {@code length} bytes at absolute offset {@code at} of {@code in} is, byte for byte, what
+     * {@link #write} makes of {@code r} with that excerpt's own header (command index, routing, hop times): every
+     * field of the result, the counts, the length and the zero padding are compared where they lie, without
+     * encoding {@code r} (bin/audit verify, for every result of a journal). The header's routing and times are
+     * not compared: they are the excerpt's own. EventCodecTest checks it against {@link #write} byte by byte.
+     */
+    public static boolean matches(final RandomDataInput in, final long at, final long length, final Result r) {
+        if (length != length(r) || in.readByte(at + MESSAGE_TYPE_OFFSET) != MESSAGE_TYPE
+            || in.readByte(at + VERSION_OFFSET) != VERSION
+            || in.readUnsignedByte(at + COMMAND_TYPE_OFFSET) != ordinal(r.commandType)
+            || in.readUnsignedByte(at + REJECT_REASON_OFFSET) != ordinal(r.rejectReason)
+            || in.readUnsignedByte(at + SIDE_OFFSET) != ordinal(r.side)
+            || in.readUnsignedByte(at + ORDER_TYPE_OFFSET) != ordinal(r.orderType)
+            || in.readUnsignedByte(at + TIME_IN_FORCE_OFFSET) != ordinal(r.timeInForce)
+            || in.readUnsignedByte(at + ORDER_STATUS_OFFSET) != ordinal(r.orderStatus)
+            || in.readInt(at + SYMBOL_OFFSET) != r.symbol || in.readLong(at + ORDER_ID_OFFSET) != r.orderId
+            || in.readLong(at + ACCOUNT_OFFSET) != r.account || in.readLong(at + CLIENT_ORDER_ID_OFFSET) != r.clientOrderId
+            || in.readLong(at + PRICE_OFFSET) != r.price || in.readLong(at + QUANTITY_OFFSET) != r.quantity
+            || in.readLong(at + LEAVES_OFFSET) != r.leavesQuantity || in.readLong(at + CUMULATIVE_OFFSET) != r.cumulativeQuantity
+            || in.readInt(at + AFFECTED_ORDERS_OFFSET) != r.affectedOrders || in.readInt(at + FILL_COUNT_OFFSET) != r.fillCount()
+            || in.readInt(at + CANCEL_COUNT_OFFSET) != r.cancelCount()
+            || in.readInt(at + LEVEL_CHANGE_COUNT_OFFSET) != r.levelChangeCount()) {
+            return false;
         }
+        long entry = at + HEADER_LENGTH;
+        for (int i = 0; i < r.fillCount(); i++, entry += FILL_LENGTH) {
+            if (!matchesFill(in, entry, r.fill(i))) {
+                return false;
+            }
+        }
+        for (int i = 0; i < r.cancelCount(); i++, entry += CANCEL_LENGTH) {
+            if (!matchesCancel(in, entry, r.cancel(i))) {
+                return false;
+            }
+        }
+        for (int i = 0; i < r.levelChangeCount(); i++, entry += LEVEL_CHANGE_LENGTH) {
+            if (!matchesLevelChange(in, entry, r.levelChange(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean matchesFill(final RandomDataInput in, final long at, final Fill f) {
+        return in.readLong(at + FILL_TRADE_ID_OFFSET) == f.tradeId && in.readLong(at + FILL_PRICE_OFFSET) == f.price
+            && in.readLong(at + FILL_QUANTITY_OFFSET) == f.quantity && in.readLong(at + FILL_TAKER_ORDER_ID_OFFSET) == f.takerOrderId
+            && in.readLong(at + FILL_TAKER_ACCOUNT_OFFSET) == f.takerAccount
+            && in.readLong(at + FILL_TAKER_CLIENT_ORDER_ID_OFFSET) == f.takerClientOrderId
+            && in.readLong(at + FILL_TAKER_LEAVES_OFFSET) == f.takerLeavesQuantity
+            && in.readLong(at + FILL_TAKER_CUMULATIVE_OFFSET) == f.takerCumulativeQuantity
+            && in.readLong(at + FILL_MAKER_ORDER_ID_OFFSET) == f.makerOrderId
+            && in.readLong(at + FILL_MAKER_ACCOUNT_OFFSET) == f.makerAccount
+            && in.readLong(at + FILL_MAKER_CLIENT_ORDER_ID_OFFSET) == f.makerClientOrderId
+            && in.readLong(at + FILL_MAKER_LEAVES_OFFSET) == f.makerLeavesQuantity
+            && in.readLong(at + FILL_MAKER_CUMULATIVE_OFFSET) == f.makerCumulativeQuantity
+            // The side's byte and the 7 padding bytes after it, as one little-endian long.
+            && in.readLong(at + FILL_TAKER_SIDE_OFFSET) == ordinal(f.takerSide);
+    }
+
+    private static boolean matchesCancel(final RandomDataInput in, final long at, final Cancel x) {
+        return in.readLong(at + CANCEL_ORDER_ID_OFFSET) == x.orderId && in.readLong(at + CANCEL_ACCOUNT_OFFSET) == x.account
+            && in.readLong(at + CANCEL_CLIENT_ORDER_ID_OFFSET) == x.clientOrderId && in.readInt(at + CANCEL_SYMBOL_OFFSET) == x.symbol
+            // Side, reason and the 2 padding bytes, as one little-endian int.
+            && in.readInt(at + CANCEL_SIDE_OFFSET) == (ordinal(x.side) | ordinal(x.reason) << 8)
+            && in.readLong(at + CANCEL_PRICE_OFFSET) == x.price && in.readLong(at + CANCEL_QUANTITY_OFFSET) == x.quantity
+            && in.readLong(at + CANCEL_LEAVES_OFFSET) == x.leavesQuantity
+            && in.readLong(at + CANCEL_CUMULATIVE_OFFSET) == x.cumulativeQuantity;
+    }
+
+    private static boolean matchesLevelChange(final RandomDataInput in, final long at, final LevelChange l) {
+        return in.readInt(at + LEVEL_SYMBOL_OFFSET) == l.symbol
+            // Side and the 3 padding bytes; the order count and the 4 padding bytes: each as one little-endian word.
+            && in.readInt(at + LEVEL_SIDE_OFFSET) == ordinal(l.side)
+            && in.readLong(at + LEVEL_PRICE_OFFSET) == l.price && in.readLong(at + LEVEL_QUANTITY_OFFSET) == l.quantity
+            && in.readLong(at + LEVEL_ORDER_COUNT_OFFSET) == (l.orderCount & 0xFFFF_FFFFL);
     }
 
     /**
@@ -212,7 +288,19 @@ public final class EventCodec {
      */
     public static DecodeStatus read(final Bytes<?> in, final EventHeader header, final Result r) {
         final long at = in.readPosition();
-        final long length = in.readRemaining();
+        final DecodeStatus status = readAt(in, at, in.readRemaining(), header, r);
+        if (status == DecodeStatus.OK) {
+            in.readPosition(at + length(r));
+        }
+        return status;
+    }
+
+    /**
+     * Like {@link #read(Bytes, EventHeader, Result)}, for an excerpt of {@code length} bytes at absolute offset
+     * {@code at} of {@code in}, which is left untouched (a reader walking the mapped file: {@link ExcerptWalk}).
+     */
+    public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final EventHeader header,
+                                      final Result r) {
         final DecodeStatus preamble = CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
         if (preamble != DecodeStatus.OK) {
             return preamble;
@@ -238,8 +326,13 @@ public final class EventCodec {
         if (!readFills(in, fillsAt, fills, r) || !readCancels(in, cancelsAt, cancels, r) || !readLevelChanges(in, levelsAt, levels, r)) {
             return DecodeStatus.BAD_VALUE;
         }
-        in.readPosition(end);
         return DecodeStatus.OK;
+    }
+
+    /** The bytes {@link #write} takes for a result. */
+    public static long length(final Result r) {
+        return HEADER_LENGTH + (long) r.fillCount() * FILL_LENGTH + (long) r.cancelCount() * CANCEL_LENGTH
+            + (long) r.levelChangeCount() * LEVEL_CHANGE_LENGTH;
     }
 
     /**
@@ -248,8 +341,12 @@ public final class EventCodec {
      * verify, which re-encodes the result itself and compares bytes. Does not move the read position.
      */
     public static DecodeStatus readHeader(final Bytes<?> in, final EventHeader header) {
-        final long at = in.readPosition();
-        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, in.readRemaining(), MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        return readHeaderAt(in, in.readPosition(), in.readRemaining(), header);
+    }
+
+    /** {@link #readHeader} of an excerpt of {@code length} bytes at absolute offset {@code at} of {@code in}. */
+    public static DecodeStatus readHeaderAt(final RandomDataInput in, final long at, final long length, final EventHeader header) {
+        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }

@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -101,6 +102,32 @@ class EventCodecTest {
             assertEquals(describe(written, results.get(i)), describe(read, decoded));
             assertEquals(0, bytes.readRemaining(), "the decoder consumes exactly what was written");
         }
+    }
+
+    @Test
+    void matchesIsTrueForWhatWriteMadeAndFalseForAnyOtherByteOutsideTheHeadersOwnFields() {
+        final List<Result> results = engineResults(3_000);
+        long flipped = 0;
+        for (int i = 0; i < results.size(); i++) {
+            final Result r = results.get(i);
+            bytes.clear();
+            EventCodec.write(bytes, header(i), r);
+            final long length = bytes.readRemaining();
+            assertTrue(EventCodec.matches(bytes, 0, length, r), "as written: result " + i);
+            assertFalse(EventCodec.matches(bytes, 0, length - 1, r), "a byte short: result " + i);
+            // Every byte changed in turn: only the command index, gateway, session and hop times (the excerpt's own) may differ.
+            for (int at = 0; at < length; at++) {
+                final byte was = bytes.readByte(at);
+                bytes.writeByte(at, (byte) (was ^ (1 << (at % 8))));
+                final boolean own = at >= 8 && at < 20 || at >= 24 && at < 32 || at >= 104 && at < EventCodec.HEADER_LENGTH;
+                assertEquals(own, EventCodec.matches(bytes, 0, length, r), "result " + i + " with byte " + at + " changed");
+                bytes.writeByte(at, was);
+                flipped++;
+            }
+        }
+        assertTrue(results.stream().anyMatch(r -> r.fillCount() > 0) && results.stream().anyMatch(r -> r.cancelCount() > 0)
+            && results.stream().anyMatch(r -> r.levelChangeCount() > 0), "fills, cancels and level changes among them");
+        assertTrue(flipped > 500_000, "bytes changed: " + flipped);
     }
 
     @Test

@@ -8,11 +8,11 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
 import io.chronex.queues.TimeSeek;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * The journal's history as an auditor reads it: each recorded result with the command it answers
@@ -71,13 +71,10 @@ final class AnsweredCommands {
                 eventTailer.moveToIndex(start);
             }
             final long stopAt = toEpochNanos > Long.MAX_VALUE - TimeSeek.SLACK_NANOS ? Long.MAX_VALUE : toEpochNanos + TimeSeek.SLACK_NANOS;
-            while (true) {
-                try (DocumentContext event = eventTailer.readingDocument()) {
-                    if (!event.isPresent()) {
-                        break;
-                    }
+            try (ExcerptWalk eventWalk = new ExcerptWalk(eventTailer); ExcerptWalk commandWalk = new ExcerptWalk(commandTailer)) {
+                while (eventWalk.next()) {
                     read++;
-                    if (EventCodec.read(event.wire().bytes(), header, result) != DecodeStatus.OK) {
+                    if (EventCodec.readAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header, result) != DecodeStatus.OK) {
                         unreadable++;
                         continue;
                     }
@@ -89,8 +86,8 @@ final class AnsweredCommands {
                         continue;
                     }
                     inWindow++;
-                    final boolean decoded = readCommand(commandTailer, header.commandIndex, command, text, commandHops);
-                    visitor.answered(header.commandIndex, event.index(), decoded ? command : null, text, header.hops, result);
+                    final boolean decoded = readCommand(commandWalk, header.commandIndex, command, text, commandHops);
+                    visitor.answered(header.commandIndex, eventWalk.index(), decoded ? command : null, text, header.hops, result);
                     if (done.getAsBoolean()) {
                         break;
                     }
@@ -100,17 +97,15 @@ final class AnsweredCommands {
         return new Counts(read, inWindow, unreadable);
     }
 
-    /** The command at journalIndex: the tailer's next one in the usual case, else found by index (a window, a gap). */
-    private static boolean readCommand(final ExcerptTailer tailer, final long journalIndex, final Command command, final CommandText text,
+    /** The command at journalIndex: the walk's next one in the usual case, else found by index (a window, a gap). */
+    private static boolean readCommand(final ExcerptWalk walk, final long journalIndex, final Command command, final CommandText text,
                                        final Hops hops) {
         text.clear();
         hops.clear();
-        if (tailer.index() != journalIndex && !tailer.moveToIndex(journalIndex)) {
+        if (!(walk.next() && walk.index() == journalIndex)
+            && !(walk.moveToIndex(journalIndex) && walk.next() && walk.index() == journalIndex)) {
             return false;
         }
-        try (DocumentContext dc = tailer.readingDocument()) {
-            return dc.isPresent() && dc.index() == journalIndex
-                && CommandCodec.read(dc.wire().bytes(), command, hops, text) == DecodeStatus.OK;
-        }
+        return CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops, text) == DecodeStatus.OK;
     }
 }

@@ -9,6 +9,7 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.TimeSeek;
@@ -69,19 +70,22 @@ public final class BookAt {
                     tailer.toEnd();
                 }
             }
-            while (atEpochNanos >= 0 || n < count) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        break;
-                    }
+            try (ExcerptWalk walk = new ExcerptWalk(tailer)) {
+                long lastIndex = found == null ? -1 : found.journalIndex();
+                long lastReceipt = found == null ? 0 : found.receiptEpochNanos();
+                while ((atEpochNanos >= 0 || n < count) && walk.next()) {
                     hops.clear();
-                    final boolean decoded = CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK;
+                    final boolean decoded = CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops) == DecodeStatus.OK;
                     // An excerpt that does not decode has no receipt time to trust: it counts, it does not end the search.
                     if (atEpochNanos >= 0 && decoded && hops.receiptEpochNanos > atEpochNanos) {
                         break; // receipt times rise with the journal: this one and every later one came after
                     }
                     n++;
-                    found = new Point(dc.index(), n, hops.receiptEpochNanos);
+                    lastIndex = walk.index();
+                    lastReceipt = hops.receiptEpochNanos;
+                }
+                if (lastIndex >= 0 && (found == null || found.journalIndex() != lastIndex)) {
+                    found = new Point(lastIndex, n, lastReceipt);
                 }
             }
             return atEpochNanos < 0 && (found == null || found.commands() < count) ? null : found;
@@ -121,16 +125,13 @@ public final class BookAt {
             if (from >= 0 && !tailer.moveToIndex(from + 1) && !tailer.moveToIndex(from)) {
                 throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(from));
             }
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent() || dc.index() > point.journalIndex()) {
-                        break;
-                    }
-                    if (dc.index() <= from) {
+            try (ExcerptWalk walk = new ExcerptWalk(tailer)) {
+                while (walk.next() && walk.index() <= point.journalIndex()) {
+                    if (walk.index() <= from) {
                         continue; // moveToIndex(from) when from + 1 was in the next cycle: the snapshot's own command
                     }
                     hops.clear();
-                    if (CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
+                    if (CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops) == DecodeStatus.OK) {
                         engine.apply(command, result);
                     }
                     replayed++;

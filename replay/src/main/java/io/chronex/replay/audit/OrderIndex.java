@@ -6,6 +6,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.ExcerptWalk;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -111,18 +112,17 @@ final class OrderIndex {
                 highest = 0;
                 Arrays.fill(starts, 0);
             }
-            while (true) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    if (!dc.isPresent()) {
-                        return added;
-                    }
-                    readThrough = dc.index();
-                    if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK && !result.isRejected()
-                        && result.commandType == CommandType.NEW_ORDER && result.orderId > 0 && result.orderId < Integer.MAX_VALUE - 8) {
-                        put(result.orderId, dc.index());
+            try (ExcerptWalk walk = new ExcerptWalk(tailer)) {
+                while (walk.next()) {
+                    readThrough = walk.index();
+                    if (EventCodec.readAt(walk.in(), walk.offset(), walk.length(), header, result) == DecodeStatus.OK
+                        && !result.isRejected() && result.commandType == CommandType.NEW_ORDER && result.orderId > 0
+                        && result.orderId < Integer.MAX_VALUE - 8) {
+                        put(result.orderId, walk.index());
                         added++;
                     }
                 }
+                return added;
             }
         }
     }

@@ -9,10 +9,12 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.Args;
 import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -25,9 +27,9 @@ import java.nio.file.Path;
 /**
  * bin/audit verify: re-executes the journal through a fresh engine built from the configuration
  * and compares every result with the one the engine recorded, byte for byte in the events'
- * encoding with the recorded header (journal index and timestamps) put back, so every field but the
- * timestamps is compared. Stops at the first difference and prints the command and both results.
- * Reads only: the queues are opened read-only.
+ * encoding but for the recorded header's own fields (journal index, routing, timestamps), where each
+ * field lies in the mapped file ({@link EventCodec#matches}, over an {@link ExcerptWalk}). Stops at
+ * the first difference and prints the command and both results. Reads only: the queues are opened read-only.
  */
 final class Verify {
     /**
@@ -49,7 +51,6 @@ final class Verify {
     private final EventHeader header = new EventHeader();
     private final Result recorded = new Result();
     private final Result now = new Result();
-    private final Bytes<?> encoded = Bytes.allocateElasticOnHeap(4096);
 
     Verify(final EngineConfig config, final PrintStream out) {
         this.config = config;
@@ -112,13 +113,10 @@ final class Verify {
             if (after >= 0) {
                 positionAfter(after, commandTailer, eventTailer);
             }
-            while (true) {
-                try (DocumentContext event = eventTailer.readingDocument()) {
-                    if (!event.isPresent()) {
-                        break;
-                    }
-                    final boolean compare = from < 0 || header(event) >= from;
-                    final long mismatch = verifyOne(engine, event, commandTailer, compare);
+            try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
+                while (eventWalk.next()) {
+                    final boolean compare = from < 0 || header(eventWalk) >= from;
+                    final long mismatch = verifyOne(engine, eventWalk, commandWalk, compare);
                     if (mismatch >= 0) {
                         checkpoints.sayWhere(out);
                         return new Outcome(verified, 1, mismatch, -1, System.nanoTime() - start, replayed, checkpoints.equal);
@@ -132,18 +130,22 @@ final class Verify {
                         return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
                     }
                 }
+                return new Outcome(verified, 0, -1, count(commandWalk), System.nanoTime() - start, replayed, checkpoints.equal);
             }
-            return new Outcome(verified, 0, -1, count(commandTailer), System.nanoTime() - start, replayed, checkpoints.equal);
         }
     }
 
-    /** The journal index the event answers, read without consuming the excerpt (verifyOne decodes it in full). */
+    /** The journal index the event answers (Long.MAX_VALUE when its header does not decode). */
+    private long header(final ExcerptWalk event) {
+        return EventCodec.readHeaderAt(event.in(), event.offset(), event.length(), header) == DecodeStatus.OK
+            ? header.commandIndex : Long.MAX_VALUE;
+    }
+
+    /** The journal index the event answers, read without consuming the excerpt. */
     private long header(final DocumentContext event) {
         final Bytes<?> bytes = event.wire().bytes();
-        final long at = bytes.readPosition();
-        final long commandIndex = EventCodec.readHeader(bytes, header) == DecodeStatus.OK ? header.commandIndex : Long.MAX_VALUE;
-        bytes.readPosition(at);
-        return commandIndex;
+        return EventCodec.readHeaderAt(bytes, bytes.readPosition(), bytes.readRemaining(), header) == DecodeStatus.OK
+            ? header.commandIndex : Long.MAX_VALUE;
     }
 
     /** Moves both tailers past the command a snapshot was taken after, and past the event answering it. */
@@ -177,65 +179,41 @@ final class Verify {
      * Reads the command the recorded event answers, applies it as the engine process does, and
      * compares; returns -1 when equal, else the journal index where they differ (having printed why).
      */
-    private long verifyOne(final MatchingEngine engine, final DocumentContext event, final ExcerptTailer commandTailer,
-                           final boolean compare) {
-        final Bytes<?> bytes = event.wire().bytes();
-        final long at = bytes.readPosition();
-        final long length = bytes.readRemaining();
-        // The header only: the result is re-encoded and compared as bytes, and decoded in full only to print a difference.
-        final DecodeStatus eventStatus = EventCodec.readHeader(bytes, header);
+    private long verifyOne(final MatchingEngine engine, final ExcerptWalk event, final ExcerptWalk commandWalk, final boolean compare) {
+        final RandomDataInput bytes = event.in();
+        final long at = event.offset();
+        final int length = event.length();
+        // The header only: the result is compared where it lies, and decoded in full only to print a difference.
+        final DecodeStatus eventStatus = EventCodec.readHeaderAt(bytes, at, length, header);
         if (eventStatus != DecodeStatus.OK) {
             out.printf("MISMATCH: the recorded event at events index 0x%x does not decode (%s)%n", event.index(), eventStatus);
             return Math.max(0, header.commandIndex);
         }
-        try (DocumentContext dc = commandTailer.readingDocument()) {
-            if (!dc.isPresent() || dc.index() != header.commandIndex) {
-                out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal's next command is %s: a command"
-                    + " skipped or answered twice, or queues from different directories%n", header.commandIndex,
-                    dc.isPresent() ? "0x" + Long.toHexString(dc.index()) : "missing (the journal ends)");
-                return header.commandIndex;
-            }
-            hops.clear();
-            if (CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
-                engine.apply(command, now);
-            } else {
-                now.rejectMalformed();
-            }
+        final boolean present = commandWalk.next();
+        if (!present || commandWalk.index() != header.commandIndex) {
+            out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal's next command is %s: a command"
+                + " skipped or answered twice, or queues from different directories%n", header.commandIndex,
+                present ? "0x" + Long.toHexString(commandWalk.index()) : "missing (the journal ends)");
+            return header.commandIndex;
+        }
+        hops.clear();
+        if (CommandCodec.readAt(commandWalk.in(), commandWalk.offset(), commandWalk.length(), command, hops) == DecodeStatus.OK) {
+            engine.apply(command, now);
+        } else {
+            now.rejectMalformed();
         }
         if (!compare) {
             return -1;
         }
-        encoded.clear();
-        EventCodec.write(encoded, header, now);
-        if (sameBytes(bytes, at, length)) {
+        if (EventCodec.matches(bytes, at, length, now)) {
             return -1;
         }
-        bytes.readPosition(at);
-        if (EventCodec.read(bytes, header, recorded) != DecodeStatus.OK) {
+        if (EventCodec.readAt(bytes, at, length, header, recorded) != DecodeStatus.OK) {
             out.printf("MISMATCH: the recorded event at events index 0x%x does not decode%n", event.index());
             return header.commandIndex;
         }
         printDifference(event.index());
         return header.commandIndex;
-    }
-
-    private boolean sameBytes(final Bytes<?> recordedBytes, final long at, final long length) {
-        if (encoded.readRemaining() != length) {
-            return false;
-        }
-        final long from = encoded.readPosition();
-        long i = 0;
-        for (; i + 8 <= length; i += 8) {
-            if (recordedBytes.readLong(at + i) != encoded.readLong(from + i)) {
-                return false;
-            }
-        }
-        for (; i < length; i++) {
-            if (recordedBytes.readByte(at + i) != encoded.readByte(from + i)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The command and both results in Result's canonical text, the differing fields listed first. */
@@ -266,16 +244,12 @@ final class Verify {
         out.println("  now:      " + String.join("\n            ", is));
     }
 
-    /** Commands left in the journal from the tailer on: journalled, not answered yet. */
-    private static long count(final ExcerptTailer tailer) {
+    /** Commands left in the journal from the walk on: journalled, not answered yet. */
+    private static long count(final ExcerptWalk walk) {
         long n = 0;
-        while (true) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return n;
-                }
-                n++;
-            }
+        while (walk.next()) {
+            n++;
         }
+        return n;
     }
 }
