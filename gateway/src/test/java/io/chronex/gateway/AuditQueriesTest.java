@@ -101,6 +101,13 @@ class AuditQueriesTest {
             assertEquals(records, records(audit("order", "--data-dir", dir, "--clordid", "A-2", "--account", "101")),
                 "the same life found by the ClOrdID the replace gave it");
             assertEquals(records, records(audit("order", "--data-dir", dir, "--order-id", buyOrder)));
+            // --clordid goes through the ClOrdID index the first call built into the data directory.
+            assertTrue(Files.size(data.resolve("audit-index").resolve("clordid")) > 32, "the ClOrdID index was written");
+            assertEquals(List.of("reject 0 101 NO-SUCH"), records(audit("order", "--data-dir", dir, "--clordid", "NO-SUCH", "--account",
+                "101")), "a command the engine refused, found by the ClOrdID it named");
+            assertTrue(audit("order", "--data-dir", dir, "--clordid", "A-1", "--account", "102").contains("RESULT records=0 "),
+                "another account's ClOrdID is not this one's");
+            assertTrue(audit("order", "--data-dir", dir, "--clordid", "Z-9", "--account", "101").contains("RESULT records=0 "));
 
             final List<String> account = records(audit("account", "101", "--data-dir", dir));
             assertEquals(5, account.size(), account.toString());

@@ -15,11 +15,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
@@ -44,15 +46,39 @@ final class AuditQueries {
         if (orderId > 0) {
             return orderById(data, orderId);
         }
-        // First the engine ids of the orders that carried that ClOrdID (a replace gives an order a new one), then their records.
-        final Set<Long> orders = new HashSet<>();
-        AnsweredCommands.walk(data, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
-            if (rec.orderId != 0 && rec.account == account && clOrdId.equals(rec.clientOrderIdText)) {
-                orders.add(rec.orderId);
-            }
-        }));
-        return print(data, Long.MIN_VALUE, Long.MAX_VALUE, rec -> rec.orderId != 0 ? orders.contains(rec.orderId)
-            : clOrdId != null && rec.account == account && clOrdId.equals(rec.clientOrderIdText), true);
+        // The results whose commands carried that ClOrdID, from the ClOrdID index; each read to keep those that really did
+        // (a hash may be shared) and to learn the engine ids of their orders, whose lives are then read through the order index.
+        final long[] candidates = ClOrdIdIndex.updated(data, out).candidates(account, clOrdId);
+        final List<OrderRecords.Record> kept = new ArrayList<>();
+        final Set<Long> orders = new TreeSet<>();
+        long read = 0;
+        for (final long eventsIndex : candidates) {
+            final boolean[] first = {true};
+            read += AnsweredCommands.walk(data, eventsIndex, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
+                // A result's records: its command's own first, then the fills and cancels it made for other orders.
+                if (first[0] && rec.account == account && clOrdId.equals(shownClOrdId(rec))) {
+                    if (rec.orderId != 0) {
+                        orders.add(rec.orderId);
+                    } else {
+                        kept.add(rec.copy());
+                    }
+                }
+                first[0] = false;
+            }), () -> true).read();
+        }
+        final OrderIndex index = orders.isEmpty() ? null : OrderIndex.updated(data, out);
+        for (final long id : orders) {
+            read += life(data, index, id, rec -> kept.add(rec.copy()));
+        }
+        kept.sort(Comparator.comparingLong(rec -> rec.journalIndex));
+        kept.forEach(rec -> out.println(line(rec)));
+        out.printf(Locale.ROOT, "RESULT records=%d results_read=%d%n", kept.size(), read);
+        return kept.size();
+    }
+
+    /** The ClOrdID a record prints: the text the client sent, or the numeric id of a command journalled without one. */
+    private static String shownClOrdId(final OrderRecords.Record rec) {
+        return rec.clientOrderIdText.isEmpty() ? Long.toString(rec.clientOrderId) : rec.clientOrderIdText;
     }
 
     /**
@@ -61,23 +87,36 @@ final class AuditQueries {
      */
     private long orderById(final DataDirectory data, final long orderId) {
         final OrderIndex index = OrderIndex.updated(data, out);
-        final long start = index.startOf(orderId);
-        if (start < 0) {
+        final long[] n = new long[1];
+        final long read = life(data, index, orderId, rec -> {
+            n[0]++;
+            out.println(line(rec));
+        });
+        if (read < 0) {
             out.println("no order " + orderId + " was accepted in " + data.root());
             out.println("RESULT records=0 results_read=0");
             return 0;
         }
-        final long[] n = new long[1];
+        out.printf(Locale.ROOT, "RESULT records=%d results_read=%d%n", n[0], read);
+        return n[0];
+    }
+
+    /**
+     * Hands over the records of one order, from the result that accepted it to the one that ended it (leaves 0);
+     * returns how many results were read, -1 when the order index does not know the order.
+     */
+    private static long life(final DataDirectory data, final OrderIndex index, final long orderId, final OrderRecords.Sink sink) {
+        final long start = index.startOf(orderId);
+        if (start < 0) {
+            return -1;
+        }
         final boolean[] ended = new boolean[1];
-        final AnsweredCommands.Counts counts = AnsweredCommands.walk(data, start, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
+        return AnsweredCommands.walk(data, start, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
             if (rec.orderId == orderId) {
-                n[0]++;
-                out.println(line(rec));
+                sink.record(rec);
                 ended[0] |= rec.leaves == 0;
             }
-        }), () -> ended[0]);
-        out.printf(Locale.ROOT, "RESULT records=%d results_read=%d%n", n[0], counts.read());
-        return n[0];
+        }), () -> ended[0]).read();
     }
 
     /** Every record of an account's orders in the window. */

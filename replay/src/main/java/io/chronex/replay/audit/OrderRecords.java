@@ -47,6 +47,48 @@ final class OrderRecords implements AnsweredCommands.Visitor {
         String reason;
         /** The command's hop times, on its own record; null on the fill and cancel records it caused. */
         Hops hops;
+
+        /** A copy to keep past the next record (the record and its hops are reused). */
+        Record copy() {
+            final Record c = new Record();
+            c.journalIndex = journalIndex;
+            c.eventsIndex = eventsIndex;
+            c.receiptEpochNanos = receiptEpochNanos;
+            c.eventType = eventType;
+            c.commandType = commandType;
+            c.orderId = orderId;
+            c.account = account;
+            c.clientOrderId = clientOrderId;
+            c.clientOrderIdText = clientOrderIdText;
+            c.gatewayId = gatewayId;
+            c.symbol = symbol;
+            c.side = side;
+            c.orderType = orderType;
+            c.timeInForce = timeInForce;
+            c.price = price;
+            c.quantity = quantity;
+            c.leaves = leaves;
+            c.cumulative = cumulative;
+            c.tradeId = tradeId;
+            c.tradePrice = tradePrice;
+            c.tradeQuantity = tradeQuantity;
+            c.counterpartyOrderId = counterpartyOrderId;
+            c.counterpartyAccount = counterpartyAccount;
+            c.reason = reason;
+            if (hops != null) {
+                c.hops = new Hops();
+                c.hops.gatewayId = hops.gatewayId;
+                c.hops.sessionId = hops.sessionId;
+                c.hops.clientSeqNum = hops.clientSeqNum;
+                c.hops.gatewayReadNanos = hops.gatewayReadNanos;
+                c.hops.gatewayAppendNanos = hops.gatewayAppendNanos;
+                c.hops.receiptEpochNanos = hops.receiptEpochNanos;
+                c.hops.engineReadNanos = hops.engineReadNanos;
+                c.hops.engineDoneNanos = hops.engineDoneNanos;
+                c.hops.engineAppendNanos = hops.engineAppendNanos;
+            }
+            return c;
+        }
     }
 
     /** Told about each record. */
