@@ -97,6 +97,31 @@ final class AnsweredCommands {
         return new Counts(read, inWindow, unreadable);
     }
 
+    /** Visits the results at the given events indexes (in journal order), the queues opened once; returns how many were read. */
+    static long each(final DataDirectory data, final long[] eventsIndexes, final Visitor visitor) {
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
+        final Command command = new Command();
+        final CommandText text = new CommandText();
+        final Hops commandHops = new Hops();
+        long read = 0;
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events();
+             ExcerptWalk eventWalk = new ExcerptWalk(events.createTailer());
+             ExcerptWalk commandWalk = new ExcerptWalk(commands.createTailer())) {
+            for (final long eventsIndex : eventsIndexes) {
+                if (!(eventWalk.moveToIndex(eventsIndex) && eventWalk.next() && eventWalk.index() == eventsIndex)) {
+                    continue;
+                }
+                read++;
+                if (EventCodec.readAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header, result) == DecodeStatus.OK) {
+                    final boolean decoded = readCommand(commandWalk, header.commandIndex, command, text, commandHops);
+                    visitor.answered(header.commandIndex, eventsIndex, decoded ? command : null, text, header.hops, result);
+                }
+            }
+        }
+        return read;
+    }
+
     /** The command at journalIndex: the walk's next one in the usual case, else found by index (a window, a gap). */
     private static boolean readCommand(final ExcerptWalk walk, final long journalIndex, final Command command, final CommandText text,
                                        final Hops hops) {

@@ -51,21 +51,22 @@ final class AuditQueries {
         final long[] candidates = ClOrdIdIndex.updated(data, out).candidates(account, clOrdId);
         final List<OrderRecords.Record> kept = new ArrayList<>();
         final Set<Long> orders = new TreeSet<>();
-        long read = 0;
-        for (final long eventsIndex : candidates) {
-            final boolean[] first = {true};
-            read += AnsweredCommands.walk(data, eventsIndex, Long.MIN_VALUE, Long.MAX_VALUE, new OrderRecords(rec -> {
-                // A result's records: its command's own first, then the fills and cancels it made for other orders.
-                if (first[0] && rec.account == account && clOrdId.equals(shownClOrdId(rec))) {
-                    if (rec.orderId != 0) {
-                        orders.add(rec.orderId);
-                    } else {
-                        kept.add(rec.copy());
-                    }
+        final boolean[] first = new boolean[1];
+        final OrderRecords records = new OrderRecords(rec -> {
+            // A result's records: its command's own first, then the fills and cancels it made for other orders.
+            if (first[0] && rec.account == account && clOrdId.equals(shownClOrdId(rec))) {
+                if (rec.orderId != 0) {
+                    orders.add(rec.orderId);
+                } else {
+                    kept.add(rec.copy());
                 }
-                first[0] = false;
-            }), () -> true).read();
-        }
+            }
+            first[0] = false;
+        });
+        long read = AnsweredCommands.each(data, candidates, (journalIndex, eventsIndex, command, text, hops, result) -> {
+            first[0] = true;
+            records.answered(journalIndex, eventsIndex, command, text, hops, result);
+        });
         final OrderIndex index = orders.isEmpty() ? null : OrderIndex.updated(data, out);
         for (final long id : orders) {
             read += life(data, index, id, rec -> kept.add(rec.copy()));

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -35,6 +36,9 @@ final class ClOrdIdIndex {
 
     private final Path file;
     private long readThrough = -1;
+    /** The entries the file held when opened, mapped rather than copied: a lookup only scans them. */
+    private LongBuffer stored = LongBuffer.allocate(0);
+    /** Entries added by this run, after the stored ones. */
     private long[] keys = new long[1024];
     private long[] eventsIndexes = new long[1024];
     private int count;
@@ -52,6 +56,7 @@ final class ClOrdIdIndex {
         if (!index.extend(data)) {
             out.println("note: rebuilding the ClOrdID index " + index.file + ": its last entry is not in " + data.root() + "'s events");
             index.readThrough = -1;
+            index.stored = LongBuffer.allocate(0);
             index.count = 0;
             index.extend(data);
         }
@@ -71,12 +76,14 @@ final class ClOrdIdIndex {
         final long key = key(account, clOrdId);
         long[] found = new long[4];
         int n = 0;
-        for (int i = 0; i < count; i++) {
-            if (keys[i] == key) {
+        final int storedEntries = stored.limit() / 2;
+        for (int i = 0; i < storedEntries + count; i++) {
+            final boolean old = i < storedEntries;
+            if ((old ? stored.get(2 * i) : keys[i - storedEntries]) == key) {
                 if (n == found.length) {
                     found = Arrays.copyOf(found, n * 2);
                 }
-                found[n++] = eventsIndexes[i];
+                found[n++] = old ? stored.get(2 * i + 1) : eventsIndexes[i - storedEntries];
             }
         }
         return Arrays.copyOf(found, n);
@@ -132,8 +139,8 @@ final class ClOrdIdIndex {
         if (!Files.exists(file)) {
             return;
         }
-        try {
-            final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            final ByteBuffer bytes = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size()).order(ByteOrder.LITTLE_ENDIAN);
             if (bytes.remaining() < HEADER || bytes.getLong(0) != MAGIC || bytes.getInt(8) != VERSION) {
                 throw new IOException("not a ClOrdID index of this version");
             }
@@ -142,17 +149,12 @@ final class ClOrdIdIndex {
             if (n < 0 || n > (Integer.MAX_VALUE - 8) / 2 || bytes.remaining() != HEADER + n * 16) {
                 throw new IOException("its length does not match its entry count " + n);
             }
-            keys = new long[(int) Math.max(1024, n)];
-            eventsIndexes = new long[keys.length];
-            for (int i = 0; i < n; i++) {
-                keys[i] = bytes.getLong(HEADER + i * 16);
-                eventsIndexes[i] = bytes.getLong(HEADER + i * 16 + 8);
-            }
-            count = (int) n;
+            stored = bytes.position(HEADER).slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer();
             readThrough = through;
         } catch (final IOException | RuntimeException e) {
             out.println("note: rebuilding the ClOrdID index " + file + ": " + e.getMessage());
             readThrough = -1;
+            stored = LongBuffer.allocate(0);
             count = 0;
         }
     }
@@ -160,11 +162,19 @@ final class ClOrdIdIndex {
     private void save() throws IOException {
         final Path tmp = file.resolveSibling(FILE + ".tmp-" + ProcessHandle.current().pid());
         final ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        head.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(readThrough).putLong(count).flip();
+        head.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(readThrough).putLong(stored.limit() / 2 + (long) count).flip();
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
             StandardOpenOption.WRITE)) {
             writeFully(ch, head);
             final ByteBuffer body = ByteBuffer.allocate(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+            for (int i = 0; i < stored.limit(); i++) {
+                if (!body.hasRemaining()) {
+                    body.flip();
+                    writeFully(ch, body);
+                    body.clear();
+                }
+                body.putLong(stored.get(i));
+            }
             for (int i = 0; i < count; i++) {
                 if (body.remaining() < 16) {
                     body.flip();

@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -69,5 +71,46 @@ class OrderIndexTest {
         final String rebuilt = audit("order", "--data-dir", dir.toString(), "--order-id", "37");
         assertTrue(rebuilt.contains("note: rebuilding the order index"), rebuilt);
         assertEquals(fromExport(dir, 37), records(rebuilt));
+    }
+
+    /** The account and ClOrdID an order's own "new" line shows. */
+    private static String[] accountAndClOrdId(final String output, final long orderId) {
+        final Matcher m = Pattern.compile(" new +order " + orderId + " account (\\d+) clOrdId (\\S+) ").matcher(output);
+        assertTrue(m.find(), output);
+        return new String[] {m.group(1), m.group(2)};
+    }
+
+    @Test
+    void aClOrdIdIsFoundThroughItsIndexAsTheOrderIdFindsItBuiltExtendedAndRebuilt() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), 2_000, 3);
+        AuditJournals.answer(data, 1_000, false);
+        final String byId = audit("order", "--data-dir", dir.toString(), "--order-id", "37");
+        final String[] ids = accountAndClOrdId(byId, 37);
+        final String byClOrdId = audit("order", "--data-dir", dir.toString(), "--clordid", ids[1], "--account", ids[0]);
+        // The same life, and besides it the commands the engine refused that named that ClOrdID (a cancel of the ended order).
+        assertEquals(records(byId), lives(byClOrdId));
+        assertTrue(!records(byClOrdId).isEmpty(), byClOrdId);
+        final Path file = dir.resolve("audit-index").resolve("clordid");
+        final long built = Files.size(file);
+        // The journal grows: an order accepted later is found, the index extended (what it held, then the new entries).
+        AuditJournals.answer(data, Long.MAX_VALUE, false);
+        final String later = audit("order", "--data-dir", dir.toString(), "--order-id", "900");
+        final String[] laterIds = accountAndClOrdId(later, 900);
+        assertEquals(records(later), lives(audit("order", "--data-dir", dir.toString(), "--clordid", laterIds[1], "--account",
+            laterIds[0])));
+        assertTrue(Files.size(file) > built, "extended: " + Files.size(file) + " bytes, was " + built);
+        assertEquals(records(byClOrdId), records(audit("order", "--data-dir", dir.toString(), "--clordid", ids[1], "--account",
+            ids[0])), "an entry of the first build, read from the extended file");
+        // A damaged index file is rebuilt, and answers the same.
+        Files.write(file, new byte[] {1, 2, 3});
+        final String rebuilt = audit("order", "--data-dir", dir.toString(), "--clordid", ids[1], "--account", ids[0]);
+        assertTrue(rebuilt.contains("note: rebuilding the ClOrdID index"), rebuilt);
+        assertEquals(records(byClOrdId), records(rebuilt));
+    }
+
+    /** The record lines of an order printout but its rejects (records of no order: order 0). */
+    private static String lives(final String output) {
+        return records(Arrays.stream(output.split("\n")).filter(l -> !l.contains(" order 0 ")).collect(Collectors.joining("\n")));
     }
 }
