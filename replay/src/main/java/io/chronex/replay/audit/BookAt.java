@@ -17,7 +17,11 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -115,8 +119,14 @@ public final class BookAt {
 
     /** The engine's state after the command at {@code point}: from the newest usable snapshot at or before it, then replay. */
     MatchingEngine rebuild(final DataDirectory data, final Point point, final PrintStream out) {
-        final SnapshotFiles.Restored<MatchingEngine> snapshot = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
+        final Path own = data.root().resolve("audit-index").resolve("snapshots-" + Long.toHexString(MatchingEngine.configHash(config)));
+        final SnapshotFiles.Restored<MatchingEngine> engines = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
             MatchingEngine::restore, warning -> out.println("note: " + warning));
+        final SnapshotFiles.Restored<MatchingEngine> ours = SnapshotFiles.newestUpTo(own, point.journalIndex(),
+            MatchingEngine::restore, warning -> out.println("note: " + warning));
+        final SnapshotFiles.Restored<MatchingEngine> snapshot =
+            ours == null || engines != null && engines.journalIndex() >= ours.journalIndex() ? engines : ours;
+        final ToolSnapshots saver = new ToolSnapshots(own, out);
         final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
         final long from = snapshot == null ? -1 : snapshot.journalIndex();
         long replayed = 0;
@@ -135,11 +145,15 @@ public final class BookAt {
                         engine.apply(command, result);
                     }
                     replayed++;
+                    if (replayed % saver.every == 0) {
+                        saver.save(walk.index(), engine);
+                    }
                 }
             }
         }
-        out.printf("rebuilt from %s, then %,d commands replayed%n", from < 0 ? "the configuration (no snapshot at or before it)"
-            : SnapshotFiles.name(from), replayed);
+        out.printf("rebuilt from %s, then %,d commands replayed%s%n", from < 0 ? "the configuration (no snapshot at or before it)"
+            : (snapshot == ours ? own.getFileName() + "/" : "") + SnapshotFiles.name(from), replayed,
+            saver.saved == 0 ? "" : " (" + saver.saved + " snapshots kept in " + own + " for the next rebuild)");
         return engine;
     }
 
@@ -180,5 +194,45 @@ public final class BookAt {
             symbol.name(), bids ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
             asks ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
             engine.levelCount(symbol.id(), Side.SELL), orderCounts[Side.BUY.ordinal()], orderCounts[Side.SELL.ordinal()]);
+    }
+
+    /**
+     * The tool's own snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} every 500,000 commands a
+     * rebuild replays ({@code -Dchronex.audit.snapshotEvery=N} for tests), so that the next rebuild near there
+     * starts close by: the engine service keeps only its newest few. Named by the configuration's hash, so
+     * that a rebuild under another configuration never starts from them. Written whole and renamed into
+     * place; a directory that cannot be written is said once and the rebuild goes on.
+     */
+    private static final class ToolSnapshots {
+        final long every = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 500_000));
+        private final Path dir;
+        private final PrintStream out;
+        private int saved;
+        private boolean failed;
+
+        ToolSnapshots(final Path dir, final PrintStream out) {
+            this.dir = dir;
+            this.out = out;
+        }
+
+        void save(final long journalIndex, final MatchingEngine engine) {
+            if (failed) {
+                return;
+            }
+            final Path file = dir.resolve(SnapshotFiles.name(journalIndex));
+            try {
+                if (Files.exists(file)) {
+                    return;
+                }
+                Files.createDirectories(dir);
+                final Path tmp = dir.resolve(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
+                Files.write(tmp, engine.snapshot());
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                saved++;
+            } catch (final IOException | UnsupportedOperationException e) {
+                failed = true;
+                out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next rebuild replays as far");
+            }
+        }
     }
 }

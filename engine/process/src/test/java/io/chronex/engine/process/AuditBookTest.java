@@ -116,6 +116,30 @@ class AuditBookTest {
     }
 
     @Test
+    void theToolKeepsSnapshotsAsItReplaysAndTheNextRebuildStartsFromThemWithTheSameBook() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 13);
+        AuditJournals.answer(data, Long.MAX_VALUE, false);
+        final String config = AuditJournals.CONFIG.toString();
+        System.setProperty("chronex.audit.snapshotEvery", "400");
+        try {
+            final String first = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", config, "--after", "2900");
+            assertEquals(reference(data, 2_900, 1), levels(first));
+            assertTrue(first.contains("rebuilt from the configuration") && first.contains("(7 snapshots kept in "), first);
+            for (final long n : new long[] {399, 401, 1_234, 2_000, 2_900, COMMANDS + 1}) {
+                final String output = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", config, "--after",
+                    Long.toString(n));
+                assertEquals(reference(data, n, 1), levels(output), "after " + n);
+                // After the command the nearest snapshot at or below n was kept after (every 400th), not from the start.
+                assertTrue(output.contains(n < 400 ? "rebuilt from the configuration" : "rebuilt from snapshots-"), output);
+                assertTrue(output.contains(", then " + (n < 400 ? n : n > 2_800 ? n - 2_800 : n % 400) + " commands replayed"), output);
+            }
+        } finally {
+            System.clearProperty("chronex.audit.snapshotEvery");
+        }
+    }
+
+    @Test
     void withOrdersEveryRestingOrderIsListedInQueueOrder() throws Exception {
         final Path dir = tmp.resolve("data");
         final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 17);
