@@ -197,14 +197,14 @@ public final class BookAt {
     }
 
     /**
-     * The tool's own snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} every 500,000 commands a
+     * The tool's own snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} every 100,000 commands a
      * rebuild replays ({@code -Dchronex.audit.snapshotEvery=N} for tests), so that the next rebuild near there
      * starts close by: the engine service keeps only its newest few. Named by the configuration's hash, so
      * that a rebuild under another configuration never starts from them. Written whole and renamed into
      * place; a directory that cannot be written is said once and the rebuild goes on.
      */
     private static final class ToolSnapshots {
-        final long every = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 500_000));
+        final long every = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 100_000));
         private final Path dir;
         private final PrintStream out;
         private int saved;
