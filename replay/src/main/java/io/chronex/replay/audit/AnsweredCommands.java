@@ -74,7 +74,8 @@ final class AnsweredCommands {
             try (ExcerptWalk eventWalk = new ExcerptWalk(eventTailer); ExcerptWalk commandWalk = new ExcerptWalk(commandTailer)) {
                 while (eventWalk.next()) {
                     read++;
-                    if (EventCodec.readAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header, result) != DecodeStatus.OK) {
+                    // The header first: the receipt time says whether the rest is wanted (a window reads up to 3 times what it keeps).
+                    if (EventCodec.readHeaderAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header) != DecodeStatus.OK) {
                         unreadable++;
                         continue;
                     }
@@ -83,6 +84,10 @@ final class AnsweredCommands {
                         break; // past the window by more than the journal's disorder: nothing later can be in it
                     }
                     if (receipt < fromEpochNanos || receipt >= toEpochNanos) {
+                        continue;
+                    }
+                    if (EventCodec.readAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header, result) != DecodeStatus.OK) {
+                        unreadable++;
                         continue;
                     }
                     inWindow++;
