@@ -94,6 +94,8 @@ public final class Monitor implements AutoCloseable {
     private final Map<Integer, ReturnHops.Cursor> returns = new TreeMap<>();
     private CommandTail commands;
     private EventTail events;
+    /** The snapshot check's own reader of the events. */
+    private EventTail checkTail;
     private SnapshotCheck snapshotCheck;
     private HopLog hopLog;
     private WebServer web;
@@ -340,7 +342,8 @@ public final class Monitor implements AutoCloseable {
             final SingleChronicleQueue queue = data.events();
             opened.add(queue);
             events = new EventTail(queue.createTailer());
-            snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), new EventTail(queue.createTailer()));
+            checkTail = new EventTail(queue.createTailer());
+            snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), checkTail);
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
@@ -394,6 +397,14 @@ public final class Monitor implements AutoCloseable {
 
     @Override
     public void close() {
+        // The readers first: each holds a mapped chunk of its queue.
+        if (events != null) {
+            events.close();
+            checkTail.close();
+        }
+        if (commands != null) {
+            commands.close();
+        }
         opened.forEach(SingleChronicleQueue::close);
     }
 }

@@ -81,11 +81,12 @@ public final class JournalSummary {
         final EventsRead read = new EventsRead();
         final long unreadable;
         try (SingleChronicleQueue events = data.events()) {
-            final EventTail tail = new EventTail(events.createTailer());
-            while (tail.poll(read, Integer.MAX_VALUE) > 0) {
-                // until caught up with what is there
+            try (EventTail tail = new EventTail(events.createTailer())) {
+                while (tail.poll(read, Integer.MAX_VALUE) > 0) {
+                    // until caught up with what is there
+                }
+                unreadable = tail.unreadable();
             }
-            unreadable = tail.unreadable();
         }
         final LongHashSet answered = read.answered;
         final Map<Integer, List<TreeMap<Long, Long>>> books = read.books;

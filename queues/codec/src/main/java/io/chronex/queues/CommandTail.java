@@ -2,42 +2,42 @@ package io.chronex.queues;
 
 import io.chronex.api.Command;
 import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * Reads the commands journal onward from a tailer, decoding each excerpt for a handler: the
  * journal's counterpart of {@link EventTail}. Excerpts that do not decode (the engine rejects them)
  * are still handed over, with their status, since they are journal entries the engine answers.
  */
-public final class CommandTail {
+public final class CommandTail implements AutoCloseable {
     /** Told about each excerpt; {@code command} and {@code hops} are meaningful only when {@code status} is OK. */
     @FunctionalInterface
     public interface Handler {
         void onCommand(long journalIndex, DecodeStatus status, Command command, Hops hops);
     }
 
-    private final ExcerptTailer tailer;
+    private final ExcerptWalk walk;
     private final Command command = new Command();
     private final Hops hops = new Hops();
 
+    /** Reads on from where the tailer stands (through an {@link ExcerptWalk}: close this to let its mapped chunk go). */
     public CommandTail(final ExcerptTailer tailer) {
-        this.tailer = tailer;
+        this.walk = new ExcerptWalk(tailer);
     }
 
     /** Hands over up to {@code limit} excerpts that are there now; returns how many were read (0: caught up). */
     public int poll(final Handler handler, final int limit) {
         int read = 0;
-        while (read < limit) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return read;
-                }
-                read++;
-                hops.clear();
-                final DecodeStatus status = CommandCodec.read(dc.wire().bytes(), command, hops);
-                handler.onCommand(dc.index(), status, command, hops);
-            }
+        while (read < limit && walk.next()) {
+            read++;
+            hops.clear();
+            final DecodeStatus status = CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops);
+            handler.onCommand(walk.index(), status, command, hops);
         }
         return read;
+    }
+
+    @Override
+    public void close() {
+        walk.close();
     }
 }

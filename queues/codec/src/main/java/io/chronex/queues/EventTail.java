@@ -2,7 +2,6 @@ package io.chronex.queues;
 
 import io.chronex.api.Result;
 import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * Reads an events queue onward from a tailer, decoding each excerpt for a handler: the one
@@ -10,37 +9,33 @@ import net.openhft.chronicle.wire.DocumentContext;
  * header and one result, so reading allocates nothing per excerpt; excerpts that do not decode are
  * counted and passed over.
  */
-public final class EventTail {
+public final class EventTail implements AutoCloseable {
     /** Told about each decoded excerpt; the header and result are reused after it returns. */
     @FunctionalInterface
     public interface Handler {
         void onEvent(long eventsIndex, EventHeader header, Result result);
     }
 
-    private final ExcerptTailer tailer;
+    private final ExcerptWalk walk;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
     private long unreadable;
 
+    /** Reads on from where the tailer stands (through an {@link ExcerptWalk}: close this to let its mapped chunk go). */
     public EventTail(final ExcerptTailer tailer) {
-        this.tailer = tailer;
+        this.walk = new ExcerptWalk(tailer);
     }
 
     /** Hands over up to {@code limit} excerpts that are there now; returns how many were read (0: caught up). */
     public int poll(final Handler handler, final int limit) {
         int read = 0;
-        while (read < limit) {
-            try (DocumentContext dc = tailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return read;
-                }
-                read++;
-                if (EventCodec.read(dc.wire().bytes(), header, result) != DecodeStatus.OK) {
-                    unreadable++;
-                    continue;
-                }
-                handler.onEvent(dc.index(), header, result);
+        while (read < limit && walk.next()) {
+            read++;
+            if (EventCodec.readAt(walk.in(), walk.offset(), walk.length(), header, result) != DecodeStatus.OK) {
+                unreadable++;
+                continue;
             }
+            handler.onEvent(walk.index(), header, result);
         }
         return read;
     }
@@ -48,5 +43,10 @@ public final class EventTail {
     /** Excerpts read that could not be decoded. */
     public long unreadable() {
         return unreadable;
+    }
+
+    @Override
+    public void close() {
+        walk.close();
     }
 }

@@ -99,8 +99,10 @@ public final class WireToWire {
                 counts[0]++;
                 visitor.result(index, result.commandType, h.receiptEpochNanos, h.engineAppendNanos, nanos);
             };
-            while (tail.poll(handler, Integer.MAX_VALUE) > 0) {
-                // until caught up with what is there
+            try (tail) {
+                while (tail.poll(handler, Integer.MAX_VALUE) > 0) {
+                    // until caught up with what is there
+                }
             }
             long unreadableReturns = 0;
             for (final ReturnHops.Cursor c : cursors) {
