@@ -19,13 +19,17 @@ import net.openhft.chronicle.wire.Wires;
  * misnumbering. The same walk as the engine's recovery replay (JournalReplay), for readers.
  *
  * <p>After {@link #next()} returns true, the excerpt is {@link #length()} bytes at {@link #offset()} of
- * {@link #in()}, valid until the next call. Not thread-safe; close it to let the mapped chunk go.
+ * {@link #in()}, valid until the next call (one the tailer handed out is read through its document, open
+ * until then). Not thread-safe; close it to let the mapped chunk go.
  */
 public final class ExcerptWalk implements AutoCloseable {
     private final ExcerptTailer tailer;
     private final ReferenceOwner owner = ReferenceOwner.temporary("excerpt walk");
-    /** The excerpt the tailer handed out, copied: its bytes are not ours once its document is closed. */
-    private final Bytes<?> copied = Bytes.allocateElasticOnHeap(256);
+    /**
+     * The document the tailer handed out, kept open until the next move so that its excerpt is read through the
+     * tailer's own bounds-checked bytes (in place, a damaged length could reach past the end of a truncated file).
+     */
+    private DocumentContext document;
     /** The mapped chunk being read in place, reserved while held; null when the tailer reads next. */
     private BytesStore<?, ?> store;
     /** Offset in {@link #store} of the next excerpt's header. */
@@ -46,6 +50,7 @@ public final class ExcerptWalk implements AutoCloseable {
 
     /** Moves to the next data excerpt; false when there is none (yet): a later call may find one. */
     public boolean next() {
+        closeDocument();
         while (store != null) {
             final int read = fromMemory();
             if (read > 0) {
@@ -59,23 +64,31 @@ public final class ExcerptWalk implements AutoCloseable {
             handovers++;
             resync();
         }
-        try (DocumentContext dc = tailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                return false;
-            }
-            final Bytes<?> bytes = dc.wire().bytes();
-            index = dc.index();
-            tailerIndex = index;
-            length = (int) bytes.readRemaining();
-            copied.clear();
-            copied.write(bytes, bytes.readPosition(), length);
-            in = copied;
-            offset = copied.readPosition();
-            store = bytes.bytesStore();
-            // Held so that the chunk stays mapped whatever the tailer does with it.
-            store.reserve(owner);
-            header = align(bytes.readLimit());
-            return true;
+        final DocumentContext dc = tailer.readingDocument();
+        if (!dc.isPresent()) {
+            dc.close();
+            return false;
+        }
+        document = dc;
+        final Bytes<?> bytes = dc.wire().bytes();
+        index = dc.index();
+        tailerIndex = index;
+        in = bytes;
+        offset = bytes.readPosition();
+        length = (int) bytes.readRemaining();
+        store = bytes.bytesStore();
+        // Held so that the chunk stays mapped whatever the tailer does with it.
+        store.reserve(owner);
+        header = align(bytes.readLimit());
+        return true;
+    }
+
+    /** Closes the tailer's document of the current excerpt, if it is one: the tailer moves past it. */
+    private void closeDocument() {
+        if (document != null) {
+            final DocumentContext dc = document;
+            document = null;
+            dc.close();
         }
     }
 
@@ -127,6 +140,7 @@ public final class ExcerptWalk implements AutoCloseable {
 
     /** Leaves the tailer just after the current excerpt (the walk may have read on in memory); for a caller that goes on with it. */
     public void syncTailer() {
+        closeDocument();
         release();
         if (index != tailerIndex) {
             resync();
@@ -135,6 +149,7 @@ public final class ExcerptWalk implements AutoCloseable {
 
     /** Makes {@code target} the next excerpt; false (and the walk where it was) when the queue has no such index. */
     public boolean moveToIndex(final long target) {
+        closeDocument();
         release();
         if (!tailer.moveToIndex(target)) {
             // Where a failed move leaves the tailer is not said: put it back after the current excerpt.
@@ -185,6 +200,7 @@ public final class ExcerptWalk implements AutoCloseable {
 
     @Override
     public void close() {
+        closeDocument();
         release();
     }
 
