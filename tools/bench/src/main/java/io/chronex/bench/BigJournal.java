@@ -24,11 +24,16 @@ import java.util.Locale;
  */
 public final class BigJournal {
     static final String USAGE = """
-        Usage: BigJournal --data-dir DIR [--copies N]
+        Usage: BigJournal --data-dir DIR [--copies N] [--rate R]
 
         Writes DIR/engine.yaml (N symbols, risk off, accounts created on first use), appends ec-1M N
         times (default 10) to DIR/commands, has the engine answer every command into DIR/events with a
         snapshot every 1,000,000, and prints RESULT commands=
+
+          --rate R   receipt times as if the commands had come in at R a second from now on (350: ten
+                     million over a trading day of 8 hours), instead of as they are appended (about a
+                     million a second): a journal of a day's pace for the time-window queries. The hop
+                     timestamps stay the real ones.
         """;
 
     private BigJournal() {
@@ -36,8 +41,9 @@ public final class BigJournal {
 
     public static void main(final String[] argv) {
         Tool.run("big-journal", USAGE, () -> {
-            final Args args = Args.parse(argv, "--data-dir", "--copies");
+            final Args args = Args.parse(argv, "--data-dir", "--copies", "--rate");
             final int copies = args.intNumber("--copies", 10, 1, 100);
+            final long rate = args.number("--rate", 0, 1, 1_000_000_000);
             final Path dir = Path.of(args.required("--data-dir", "/tmp/chronex-10m"));
             if (Files.exists(dir.resolve("commands"))) {
                 throw new Args.UsageException(dir + " already has a journal; give a new directory");
@@ -53,8 +59,9 @@ public final class BigJournal {
             final Path stream = EngineBench.DEFAULT_FILE;
             long appended = 0;
             final long start = System.nanoTime();
+            final long startEpochNanos = System.currentTimeMillis() * 1_000_000L;
             for (int i = 0; i < copies; i++) {
-                appended += append(data, ExchangeCoreCsv.load(stream, 40000 + i), i * 1_000_000L);
+                appended += append(data, ExchangeCoreCsv.load(stream, 40000 + i), i * 1_000_000L, rate, startEpochNanos, appended);
             }
             System.out.printf(Locale.ROOT, "appended %,d commands in %.1f s%n", appended, (System.nanoTime() - start) / 1e9);
             final long answering = System.nanoTime();
@@ -72,8 +79,12 @@ public final class BigJournal {
         });
     }
 
-    /** One copy, the way bin/inject appends (receipt times as it appends), its accounts moved by accountOffset. */
-    private static long append(final DataDirectory data, final ExchangeCoreCsv stream, final long accountOffset) {
+    /**
+     * One copy, the way bin/inject appends, its accounts moved by accountOffset; receipt times as it appends, or with
+     * {@code rate} (not 0) those of commands coming in at that rate from {@code startEpochNanos}, {@code before} having come first.
+     */
+    private static long append(final DataDirectory data, final ExchangeCoreCsv stream, final long accountOffset, final long rate,
+                               final long startEpochNanos, final long before) {
         final Command command = new Command();
         final Hops hops = new Hops();
         final long epochOffset = System.currentTimeMillis() * 1_000_000L - System.nanoTime();
@@ -85,7 +96,8 @@ public final class BigJournal {
                 command.account += accountOffset;
                 hops.clear();
                 hops.gatewayReadNanos = read;
-                hops.receiptEpochNanos = epochOffset + read;
+                hops.receiptEpochNanos = rate == 0 ? epochOffset + read
+                    : startEpochNanos + (long) ((before + row) * (1e9 / rate));
                 CommandCodec.append(appender, command, hops);
             }
         }
