@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -225,11 +224,9 @@ public final class BookAt {
                     return;
                 }
                 Files.createDirectories(dir);
-                final Path tmp = dir.resolve(file.getFileName() + ".tmp-" + ProcessHandle.current().pid());
-                Files.write(tmp, engine.snapshot());
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                IndexFile.replace(file, engine.snapshot());
                 saved++;
-            } catch (final IOException | UnsupportedOperationException e) {
+            } catch (final IOException e) {
                 failed = true;
                 out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next rebuild replays as far");
             }

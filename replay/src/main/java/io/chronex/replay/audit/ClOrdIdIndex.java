@@ -9,10 +9,8 @@ import java.nio.ByteOrder;
 import java.nio.LongBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
@@ -160,42 +158,19 @@ final class ClOrdIdIndex {
     }
 
     private void save() throws IOException {
-        final Path tmp = file.resolveSibling(FILE + ".tmp-" + ProcessHandle.current().pid());
-        final ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        head.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(readThrough).putLong(stored.limit() / 2 + (long) count).flip();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-            writeFully(ch, head);
-            final ByteBuffer body = ByteBuffer.allocate(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+        IndexFile.replace(file, out -> {
+            // MAGIC, then the version as an i32 and a zero i32 in one little-endian i64.
+            out.put(MAGIC);
+            out.put(VERSION);
+            out.put(readThrough);
+            out.put(stored.limit() / 2 + (long) count);
             for (int i = 0; i < stored.limit(); i++) {
-                if (!body.hasRemaining()) {
-                    body.flip();
-                    writeFully(ch, body);
-                    body.clear();
-                }
-                body.putLong(stored.get(i));
+                out.put(stored.get(i));
             }
             for (int i = 0; i < count; i++) {
-                if (body.remaining() < 16) {
-                    body.flip();
-                    writeFully(ch, body);
-                    body.clear();
-                }
-                body.putLong(keys[i]).putLong(eventsIndexes[i]);
+                out.put(keys[i]);
+                out.put(eventsIndexes[i]);
             }
-            body.flip();
-            writeFully(ch, body);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (final AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static void writeFully(final FileChannel ch, final ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            ch.write(buffer);
-        }
+        });
     }
 }

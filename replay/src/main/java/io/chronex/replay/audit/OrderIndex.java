@@ -15,12 +15,8 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
@@ -144,28 +140,15 @@ final class OrderIndex {
     }
 
     private void save() throws IOException {
-        final Path tmp = file.resolveSibling(FILE + ".tmp-" + ProcessHandle.current().pid());
-        final ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        head.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(readThrough).putLong(highest).flip();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-            StandardOpenOption.WRITE)) {
-            ch.write(head);
-            final ByteBuffer body = ByteBuffer.allocate(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+        IndexFile.replace(file, out -> {
+            // MAGIC, then the version as an i32 and a zero i32 in one little-endian i64.
+            out.put(MAGIC);
+            out.put(VERSION);
+            out.put(readThrough);
+            out.put(highest);
             for (int i = 0; i <= highest; i++) {
-                if (!body.hasRemaining()) {
-                    body.flip();
-                    ch.write(body);
-                    body.clear();
-                }
-                body.putLong(starts[i]);
+                out.put(starts[i]);
             }
-            body.flip();
-            ch.write(body);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (final AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        });
     }
 }
