@@ -237,11 +237,12 @@ public final class Monitor implements AutoCloseable {
     }
 
     /**
-     * An interval's end as short steps, each well under a millisecond once warm, which the loop runs with a pause
-     * between them and no reading, so the model does not move while a block is built. Done in one go, this work (the
-     * histograms' sums and percentiles above all) held the CPU for 2-5 ms once a second; on a machine where the
-     * monitor shares a core with a process that appends to the journal, that delayed the appends long enough for the
-     * engine's back-off to park, and the commands after it waited for its wake-up (bin/bench-monitor-cost, performance.md).
+     * An interval's end as short steps (a hop's sums, one part of the block), which the loop runs with a pause between
+     * them and no reading, so the model does not move while a block is built. Done in one go, this work (the histograms'
+     * sums and percentiles above all) took 2-19 ms of wall time once a second, more while the JIT warmed it up; on a
+     * machine where the monitor shares a core with a process that appends to the journal, that delayed the appends long
+     * enough for the engine's back-off to park, and the commands after it waited for its wake-up (bin/bench-monitor-cost,
+     * performance.md).
      */
     private Deque<Runnable> intervalSteps(final double seconds, final boolean terminal, final PrintStream out) {
         final Deque<Runnable> steps = new ArrayDeque<>();

@@ -9,14 +9,14 @@ import net.openhft.chronicle.wire.DocumentContext;
 import net.openhft.chronicle.wire.Wires;
 
 /**
- * A forward read of a queue for the audit tools, most of it straight from the mapped file. Chronicle's
- * tailer costs more per excerpt than decoding one, so after each excerpt the tailer hands out, the
- * excerpts that follow it in the same mapped chunk are read in place, the way the tailer itself reads
- * them: a 4-byte header (length and flags) at a 4-byte aligned offset, metadata (Chronicle's index
- * pages) skipped, one index per data excerpt. Anything else (an excerpt not yet complete, the end of a
- * cycle or of the chunk) hands back to the tailer, first moved to the last excerpt read and checked to
- * find it there, so a walk that ever counted differently from Chronicle fails loudly instead of
- * misnumbering. The same walk as the engine's recovery replay (JournalReplay), for readers.
+ * A forward read of a queue, most of it straight from the mapped file: for the engine's recovery replay, the
+ * monitor and the audit tools. Chronicle's tailer costs more per excerpt than decoding one, so after each
+ * excerpt the tailer hands out, the excerpts that follow it in the same mapped chunk are read in place, the
+ * way the tailer itself reads them: a 4-byte header (length and flags) at a 4-byte aligned offset, metadata
+ * (Chronicle's index pages) skipped, one index per data excerpt. Anything else (an excerpt not yet complete,
+ * the end of a cycle or of the chunk) hands back to the tailer, first moved to the last excerpt read and
+ * checked to find it there, so a walk that ever counted differently from Chronicle fails loudly instead of
+ * misnumbering.
  *
  * <p>After {@link #next()} returns true, the excerpt is {@link #length()} bytes at {@link #offset()} of
  * {@link #in()}, valid until the next call (one the tailer handed out is read through its document, open
@@ -147,7 +147,10 @@ public final class ExcerptWalk implements AutoCloseable {
         }
     }
 
-    /** Makes {@code target} the next excerpt; false (and the walk where it was) when the queue has no such index. */
+    /**
+     * Makes {@code target} the next excerpt; false when the queue has no such index, the walk then where it was (or,
+     * before its first excerpt, wherever the failed move left the tailer).
+     */
     public boolean moveToIndex(final long target) {
         closeDocument();
         release();
