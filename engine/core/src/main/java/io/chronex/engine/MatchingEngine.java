@@ -1045,6 +1045,11 @@ public final class MatchingEngine {
         return EngineSnapshot.checkedStateHash(snapshot);
     }
 
+    /** The state hash a sealed snapshot ends with, read, not checked: for the one just sealed. */
+    public static long sealedStateHash(final byte[] snapshot) {
+        return EngineSnapshot.stateHash(snapshot);
+    }
+
     /**
      * The hash a data directory is pinned to (snapshots/config.hash): the state hash of a new engine
      * with this configuration, so two configurations that build the same engine pin alike.

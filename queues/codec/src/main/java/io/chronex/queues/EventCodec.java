@@ -22,11 +22,15 @@ import static io.chronex.queues.CommandCodec.ordinal;
 /**
  * The events queue's excerpt: everything one command did, in one excerpt. A fixed 152-byte header
  * (outcome, subject order, counts, hop timestamps) followed by the fills (112 bytes each), the
- * cancels (64) and the level changes (32); little-endian, no allocation (docs/messages.md).
+ * cancels (64) and the level changes (32); little-endian, no allocation (docs/messages.md). A checkpoint
+ * (version 2) ends with the engine's state hash after the command.
  */
 public final class EventCodec {
     public static final byte MESSAGE_TYPE = 'E';
     public static final byte VERSION = 1;
+    /** Version 1's layout followed by the engine's state hash after the command: a checkpoint ({@link EventHeader#checkpoint}). */
+    public static final byte VERSION_WITH_STATE_HASH = 2;
+    public static final int STATE_HASH_LENGTH = 8;
 
     // The layouts, declared once for the writer and the reader: each field's offset from the start
     // of its header or list entry and its type, in order (docs/messages.md says what each means).
@@ -111,8 +115,12 @@ public final class EventCodec {
         final long levelsAt = cancelsAt + (long) r.cancelCount() * CANCEL_LENGTH;
         final long end = levelsAt + (long) r.levelChangeCount() * LEVEL_CHANGE_LENGTH;
         // Claims (and for elastic bytes, grows to) the whole excerpt; every one of its bytes is written below.
-        out.writeSkip(end - at);
+        out.writeSkip(end - at + (header.checkpoint ? STATE_HASH_LENGTH : 0));
         writeHeader(out, at, header, r);
+        if (header.checkpoint) {
+            out.writeByte(at + VERSION_OFFSET, VERSION_WITH_STATE_HASH);
+            out.writeLong(end, header.stateHash);
+        }
         for (int i = 0; i < r.fillCount(); i++) {
             writeFill(out, fillsAt + (long) i * FILL_LENGTH, r.fill(i));
         }
@@ -209,11 +217,13 @@ public final class EventCodec {
      * {@link #write} makes of {@code r} with that excerpt's own header (command index, routing, hop times): every
      * field of the result, the counts, the length and the zero padding are compared where they lie, without
      * encoding {@code r} (bin/audit verify, for every result of a journal). The header's routing and times are
-     * not compared: they are the excerpt's own. EventCodecTest checks it against {@link #write} byte by byte.
+     * not compared: they are the excerpt's own; nor is a checkpoint's state hash, which is not part of the result
+     * (verify compares it with its own engine's). EventCodecTest checks it against {@link #write} byte by byte.
      */
     public static boolean matches(final RandomDataInput in, final long at, final long length, final Result r) {
-        if (length != length(r) || in.readByte(at + MESSAGE_TYPE_OFFSET) != MESSAGE_TYPE
-            || in.readByte(at + VERSION_OFFSET) != VERSION
+        final long hash = length >= HEADER_LENGTH && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_STATE_HASH ? STATE_HASH_LENGTH : 0;
+        if (length != length(r) + hash || in.readByte(at + MESSAGE_TYPE_OFFSET) != MESSAGE_TYPE
+            || (hash == 0 && in.readByte(at + VERSION_OFFSET) != VERSION)
             || in.readUnsignedByte(at + COMMAND_TYPE_OFFSET) != ordinal(r.commandType)
             || in.readUnsignedByte(at + REJECT_REASON_OFFSET) != ordinal(r.rejectReason)
             || in.readUnsignedByte(at + SIDE_OFFSET) != ordinal(r.side)
@@ -290,7 +300,7 @@ public final class EventCodec {
         final long at = in.readPosition();
         final DecodeStatus status = readAt(in, at, in.readRemaining(), header, r);
         if (status == DecodeStatus.OK) {
-            in.readPosition(at + length(r));
+            in.readPosition(at + length(r) + (header.checkpoint ? STATE_HASH_LENGTH : 0));
         }
         return status;
     }
@@ -301,7 +311,7 @@ public final class EventCodec {
      */
     public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final EventHeader header,
                                       final Result r) {
-        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        final DecodeStatus preamble = readPreamble(in, at, length, header);
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }
@@ -320,9 +330,10 @@ public final class EventCodec {
         final long cancelsAt = fillsAt + (long) fills * FILL_LENGTH;
         final long levelsAt = cancelsAt + (long) cancels * CANCEL_LENGTH;
         final long end = levelsAt + (long) levels * LEVEL_CHANGE_LENGTH;
-        if (end - at > length) {
+        if (end - at + (header.checkpoint ? STATE_HASH_LENGTH : 0) > length) {
             return DecodeStatus.TRUNCATED;
         }
+        header.stateHash = header.checkpoint ? in.readLong(end) : 0;
         if (!readFills(in, fillsAt, fills, r) || !readCancels(in, cancelsAt, cancels, r) || !readLevelChanges(in, levelsAt, levels, r)) {
             return DecodeStatus.BAD_VALUE;
         }
@@ -344,14 +355,29 @@ public final class EventCodec {
         return readHeaderAt(in, in.readPosition(), in.readRemaining(), header);
     }
 
-    /** {@link #readHeader} of an excerpt of {@code length} bytes at absolute offset {@code at} of {@code in}. */
+    /**
+     * {@link #readHeader} of an excerpt of {@code length} bytes at absolute offset {@code at} of {@code in}; a
+     * checkpoint's state hash too.
+     */
     public static DecodeStatus readHeaderAt(final RandomDataInput in, final long at, final long length, final EventHeader header) {
-        final DecodeStatus preamble = CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, VERSION, HEADER_LENGTH);
+        final DecodeStatus preamble = readPreamble(in, at, length, header);
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }
         readRouting(in, at, header);
+        if (header.checkpoint) {
+            // The hash ends the excerpt: its last 8 bytes (matches and readAt check the lists' counts against the length).
+            header.stateHash = in.readLong(at + length - STATE_HASH_LENGTH);
+        }
         return DecodeStatus.OK;
+    }
+
+    /** Type, either version (which says whether the excerpt is a checkpoint) and room for the header and a hash. */
+    private static DecodeStatus readPreamble(final RandomDataInput in, final long at, final long length, final EventHeader header) {
+        header.checkpoint = length >= CommandCodec.PREAMBLE_LENGTH && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_STATE_HASH;
+        header.stateHash = 0;
+        return CommandCodec.readPreamble(in, at, length, MESSAGE_TYPE, header.checkpoint ? VERSION_WITH_STATE_HASH : VERSION,
+            HEADER_LENGTH + (header.checkpoint ? STATE_HASH_LENGTH : 0));
     }
 
     /** The command answered, its routing and every hop time: all of the header that is not the result. */

@@ -78,13 +78,17 @@ class EventCodecTest {
         header.hops.engineReadNanos = 4_000 + index;
         header.hops.engineDoneNanos = 5_000 + index;
         header.hops.engineAppendNanos = 6_000 + index;
+        // Every fifth a checkpoint (version 2: the state hash after the lists).
+        header.checkpoint = index % 5 == 2;
+        header.stateHash = header.checkpoint ? 0x5EED_0000_0000_0000L ^ index * 0x9E37_79B9_7F4A_7C15L : 0;
         return header;
     }
 
     private static String describe(final EventHeader header, final Result r) {
         final Hops h = header.hops;
         return header.commandIndex + " " + h.gatewayId + "/" + h.sessionId + " " + h.gatewayReadNanos + " " + h.gatewayAppendNanos + " "
-            + h.receiptEpochNanos + " " + h.engineReadNanos + " " + h.engineDoneNanos + " " + h.engineAppendNanos + "\n" + r;
+            + h.receiptEpochNanos + " " + h.engineReadNanos + " " + h.engineDoneNanos + " " + h.engineAppendNanos
+            + (header.checkpoint ? " state " + Long.toHexString(header.stateHash) : "") + "\n" + r;
     }
 
     @Test
@@ -101,6 +105,9 @@ class EventCodecTest {
             assertEquals(DecodeStatus.OK, EventCodec.read(bytes, read, decoded));
             assertEquals(describe(written, results.get(i)), describe(read, decoded));
             assertEquals(0, bytes.readRemaining(), "the decoder consumes exactly what was written");
+            final EventHeader routing = new EventHeader();
+            assertEquals(DecodeStatus.OK, EventCodec.readHeaderAt(bytes, 0, bytes.readLimit(), routing));
+            assertEquals(written.checkpoint + " " + written.stateHash, routing.checkpoint + " " + routing.stateHash);
         }
     }
 
@@ -108,9 +115,12 @@ class EventCodecTest {
     void matchesIsTrueForWhatWriteMadeAndFalseForAnyOtherByteOutsideTheHeadersOwnFields() {
         final List<Result> results = engineResults(3_000);
         long flipped = 0;
+        int checkpoints = 0;
         for (int i = 0; i < results.size(); i++) {
             final Result r = results.get(i);
             bytes.clear();
+            final boolean checkpoint = header(i).checkpoint;
+            checkpoints += checkpoint ? 1 : 0;
             EventCodec.write(bytes, header(i), r);
             final long length = bytes.readRemaining();
             assertTrue(EventCodec.matches(bytes, 0, length, r), "as written: result " + i);
@@ -119,7 +129,9 @@ class EventCodecTest {
             for (int at = 0; at < length; at++) {
                 final byte was = bytes.readByte(at);
                 bytes.writeByte(at, (byte) (was ^ (1 << (at % 8))));
-                final boolean own = at >= 8 && at < 20 || at >= 24 && at < 32 || at >= 104 && at < EventCodec.HEADER_LENGTH;
+                // A checkpoint's state hash is not the result's either: verify compares it with its own engine's.
+                final boolean own = at >= 8 && at < 20 || at >= 24 && at < 32 || at >= 104 && at < EventCodec.HEADER_LENGTH
+                    || checkpoint && at >= length - EventCodec.STATE_HASH_LENGTH;
                 assertEquals(own, EventCodec.matches(bytes, 0, length, r), "result " + i + " with byte " + at + " changed");
                 bytes.writeByte(at, was);
                 flipped++;
@@ -128,6 +140,7 @@ class EventCodecTest {
         assertTrue(results.stream().anyMatch(r -> r.fillCount() > 0) && results.stream().anyMatch(r -> r.cancelCount() > 0)
             && results.stream().anyMatch(r -> r.levelChangeCount() > 0), "fills, cancels and level changes among them");
         assertTrue(flipped > 500_000, "bytes changed: " + flipped);
+        assertEquals(600, checkpoints);
     }
 
     @Test
@@ -208,13 +221,15 @@ class EventCodecTest {
             }
         }
         assertEquals(300_000, cases);
-        bytes.clear();
-        EventCodec.write(bytes, header(0), results.get(0));
-        final byte[] whole = bytes.toByteArray();
-        for (int length = 0; length < whole.length; length++) {
+        for (final int i : new int[] {0, 2}) { // a result, and one with a checkpoint
             bytes.clear();
-            bytes.write(whole, 0, length);
-            assertEquals(DecodeStatus.TRUNCATED, EventCodec.read(bytes, read, decoded), "length " + length);
+            EventCodec.write(bytes, header(i), results.get(i));
+            final byte[] whole = bytes.toByteArray();
+            for (int length = 0; length < whole.length; length++) {
+                bytes.clear();
+                bytes.write(whole, 0, length);
+                assertEquals(DecodeStatus.TRUNCATED, EventCodec.read(bytes, read, decoded), "result " + i + ", length " + length);
+            }
         }
     }
 }

@@ -12,9 +12,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * Verify's checkpoints: the engine's snapshots, each recording the state hash of the engine after
- * one journal index. When the re-execution has applied that command, its own state hash must be the
- * same; the last checkpoint found equal bounds where a divergence can have started.
+ * Verify's checkpoints: the state hashes the engine recorded in its results (every {@code --checkpoint-every}
+ * commands) and its snapshots, each the state hash of the engine after one journal index. When the re-execution
+ * has applied that command, its own state hash must be the same; the last checkpoint found equal bounds where a
+ * divergence can have started.
  */
 final class Checkpoints {
     private final Path dir;
@@ -23,6 +24,8 @@ final class Checkpoints {
     private int next;
     int equal;
     private long lastEqual = -1;
+    /** What the last equal checkpoint was: a snapshot's file name, or the result's state hash. */
+    private String lastEqualWhat;
 
     /** The snapshots in dir taken after journal index {@code after} (-1: all). */
     Checkpoints(final Path dir, final long after) {
@@ -61,6 +64,25 @@ final class Checkpoints {
         }
         equal++;
         lastEqual = journalIndex;
+        lastEqualWhat = SnapshotFiles.name(journalIndex);
+        return true;
+    }
+
+    /**
+     * After the command at journalIndex was applied, whose recorded result carries the engine's state hash then:
+     * false (having printed both hashes) when the re-executed state differs.
+     */
+    boolean checkRecorded(final long journalIndex, final long recorded, final MatchingEngine engine, final PrintStream out) {
+        final long now = engine.stateHash();
+        if (now != recorded) {
+            out.printf("MISMATCH: the state after journal index 0x%x differs from the state hash the engine recorded in its result"
+                + " (state hash %x, recorded %x) although every result up to it was equal%n", journalIndex, now, recorded);
+            sayWhere(out);
+            return false;
+        }
+        equal++;
+        lastEqual = journalIndex;
+        lastEqualWhat = "the state hash in its result";
         return true;
     }
 
@@ -68,6 +90,6 @@ final class Checkpoints {
     void sayWhere(final PrintStream out) {
         out.println(lastEqual < 0 ? "checkpoints: none passed with an equal state before this point"
             : String.format("checkpoints: %d equal; the state was still equal after journal index 0x%x (%s)", equal, lastEqual,
-            SnapshotFiles.name(lastEqual)));
+            lastEqualWhat));
     }
 }

@@ -126,6 +126,9 @@ final class Verify {
                     } else {
                         replayed++;
                     }
+                    if (header.checkpoint && !checkpoints.checkRecorded(header.commandIndex, header.stateHash, engine, out)) {
+                        return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
+                    }
                     if (!checkpoints.check(header.commandIndex, engine, out)) {
                         return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
                     }

@@ -42,6 +42,12 @@ public final class EngineService implements AutoCloseable {
     private final SnapshotStore snapshots;
     /** Snapshot after every this many answered commands; 0 = only on request and at stop. */
     private final long snapshotEvery;
+    /**
+     * A checkpoint (the state hash in the result) after each command that brings the engine's command count to a
+     * multiple of this; 0 = none. The count, not this instance's answers, so that the same journal gets its
+     * checkpoints in the same places however often the engine was restarted.
+     */
+    private final long checkpointEvery;
     private final MatchingEngine engine;
     private final ExcerptTailer commandTailer;
     private final ExcerptAppender eventAppender;
@@ -71,6 +77,10 @@ public final class EngineService implements AutoCloseable {
     });
     /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
     private long untilSnapshot;
+    /** The engine's command count at the last checkpoint: a malformed command leaves the count, and must not repeat it. */
+    private long lastCheckpointCount;
+    /** The sealed state the current command's checkpoint hashed, or null. */
+    private byte[] checkpointState;
 
     /** The engine's state after the command at journalIndex, waiting to be written. */
     private record PendingSnapshot(long journalIndex, byte[] state, long pauseNanos) {
@@ -93,7 +103,17 @@ public final class EngineService implements AutoCloseable {
     /** As above; {@code info} hears of each snapshot written while serving (from the snapshot-writer thread). */
     public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final Consumer<String> warn,
                          final Consumer<String> info) {
+        this(data, config, snapshotEvery, DEFAULT_CHECKPOINT_EVERY, warn, info);
+    }
+
+    /** Checkpoints in the results every bin/engine --checkpoint-every commands unless said otherwise. */
+    public static final long DEFAULT_CHECKPOINT_EVERY = 1_000_000;
+
+    /** As above, with a checkpoint in the result of every {@code checkpointEvery}-th command the engine applies (0: none). */
+    public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
+                         final Consumer<String> warn, final Consumer<String> info) {
         final long start = System.nanoTime();
+        this.checkpointEvery = checkpointEvery;
         this.info = info;
         this.commands = data.commands();
         this.events = data.events();
@@ -136,6 +156,8 @@ public final class EngineService implements AutoCloseable {
         this.replayedCommands = replayed;
         this.replayNanos = System.nanoTime() - replayStart;
         this.lastAnswered = recoveredThrough;
+        // A checkpoint at the recovered count was written by the instance that answered it.
+        this.lastCheckpointCount = engine.commandCount();
         this.recoveryNanos = System.nanoTime() - start;
     }
 
@@ -255,6 +277,7 @@ public final class EngineService implements AutoCloseable {
             decodeAndApply(dc.wire().bytes());
             header.commandIndex = index;
             header.hops.engineReadNanos = readNanos;
+            checkpoint();
             header.hops.engineDoneNanos = System.nanoTime();
             try (DocumentContext out = eventAppender.writingDocument()) {
                 header.hops.engineAppendNanos = System.nanoTime();
@@ -273,13 +296,32 @@ public final class EngineService implements AutoCloseable {
     }
 
     /**
+     * Puts the state hash into this command's result when the engine's command count reaches a multiple of
+     * checkpointEvery (a malformed command does not count: it changes nothing). The hash is that of the whole
+     * state, a snapshot's checksum, so it costs a snapshot's copy and its hash on this thread (docs/recovery.md);
+     * the state so copied becomes the periodic snapshot when one is due as well.
+     */
+    private void checkpoint() {
+        header.checkpoint = false;
+        header.stateHash = 0;
+        checkpointState = null;
+        final long count = engine.commandCount();
+        if (checkpointEvery > 0 && count > 0 && count % checkpointEvery == 0 && count != lastCheckpointCount) {
+            lastCheckpointCount = count;
+            checkpointState = MatchingEngine.sealSnapshot(engine.snapshotUnsealed());
+            header.checkpoint = true;
+            header.stateHash = MatchingEngine.sealedStateHash(checkpointState);
+        }
+    }
+
+    /**
      * Copies the state after the last answered command and leaves its checksum, the write and the
      * fsync (most of the cost) to the snapshot-writer thread, so matching stops only for the copy.
      * Should the writer still be behind, the copy not yet started is replaced by this newer one.
      */
     private void snapshotInBackground() {
         final long start = System.nanoTime();
-        final byte[] state = engine.snapshotUnsealed();
+        final byte[] state = checkpointState != null ? checkpointState : engine.snapshotUnsealed();
         lastSnapshotNanos = System.nanoTime() - start;
         if (pendingSnapshot.getAndSet(new PendingSnapshot(lastAnswered, state, lastSnapshotNanos)) == null) {
             snapshotWriter.execute(this::writePendingSnapshot);

@@ -78,7 +78,14 @@ final class AuditJournals {
      * writer gets to.
      */
     static DataDirectory answer(final DataDirectory data, final long count, final boolean snapshot) throws Exception {
-        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG), 0, warning -> { })) {
+        return answer(data, count, snapshot, EngineService.DEFAULT_CHECKPOINT_EVERY);
+    }
+
+    /** As above, with a checkpoint (the state hash) in the result of every {@code checkpointEvery}-th command applied. */
+    static DataDirectory answer(final DataDirectory data, final long count, final boolean snapshot, final long checkpointEvery)
+        throws Exception {
+        try (EngineService service = new EngineService(data, EngineConfigFile.load(CONFIG), 0, checkpointEvery, warning -> { },
+            message -> { })) {
             int idle = 0;
             while (idle < 1_000 && service.answered() < count) {
                 idle = service.poll() ? 0 : idle + 1;

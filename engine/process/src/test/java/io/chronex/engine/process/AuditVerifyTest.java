@@ -1,6 +1,12 @@
 package io.chronex.engine.process;
 
+import io.chronex.api.Command;
 import io.chronex.api.Result;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.Hops;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
@@ -20,6 +26,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -118,6 +126,118 @@ class AuditVerifyTest {
         assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(at1000) + " differs"),
             state.output());
         assertTrue(state.output().contains("RESULT verified=1000 mismatches=1"), state.output());
+    }
+
+    @Test
+    void checkpointsInTheResultsAreTheEnginesStateAndVerifyComparesAndPlacesThem() throws Exception {
+        // The same journal answered twice: straight through, and by an engine restarted after 1,200 commands.
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7);
+        AuditJournals.answer(data, 1_200, false, 500);
+        AuditJournals.answer(data, Long.MAX_VALUE, false, 500);
+        final DataDirectory straight = AuditJournals.write(DataDirectory.open(tmp.resolve("straight")), COMMANDS, 7);
+        AuditJournals.answer(straight, Long.MAX_VALUE, false, 500);
+
+        // 3,000 commands applied (the malformed excerpt is not one): a checkpoint after every 500th, in the same places
+        // after the restart, each the state hash of an engine core fed the journal up to there.
+        final List<long[]> checkpoints = checkpoints(data);
+        assertEquals(6, checkpoints.size(), "checkpoints " + checkpoints.size());
+        assertEquals(describe(checkpoints(straight)), describe(checkpoints));
+        final MatchingEngine core = new MatchingEngine(EngineConfigFile.load(CONFIG));
+        int next = 0;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            final Command command = new Command();
+            final Result result = new Result();
+            while (next < checkpoints.size()) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent());
+                    if (CommandCodec.read(dc.wire().bytes(), command, new Hops()) == DecodeStatus.OK) {
+                        core.apply(command, result);
+                    }
+                    if (dc.index() == checkpoints.get(next)[0]) {
+                        assertEquals(500L * (next + 1), core.commandCount());
+                        assertEquals(core.stateHash(), checkpoints.get(next)[1], "checkpoint " + next);
+                        next++;
+                    }
+                }
+            }
+        }
+
+        final Run clean = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString());
+        assertEquals(0, clean.exit(), clean.output());
+        assertTrue(clean.output().contains("unanswered=0 checkpoints_equal=6"), clean.output());
+
+        // A result altered between the fourth and fifth checkpoints: placed after the fourth.
+        final Path altered = tmp.resolve("altered");
+        copy(dir, altered);
+        final long index = alterResult(DataDirectory.open(altered), 2_200);
+        assertTrue(index > checkpoints.get(3)[0] && index < checkpoints.get(4)[0]);
+        final Run late = audit("verify", "--data-dir", altered.toString(), "--config", CONFIG.toString());
+        assertEquals(1, late.exit(), late.output());
+        assertTrue(late.output().contains("checkpoints: 4 equal; the state was still equal after journal index 0x"
+            + Long.toHexString(checkpoints.get(3)[0]) + " (the state hash in its result)"), late.output());
+        assertTrue(late.output().contains("first_mismatch_index=0x" + Long.toHexString(index)), late.output());
+
+        // A recorded hash changed (the third checkpoint's): named, though every result up to it is equal.
+        final Path hashed = tmp.resolve("hashed");
+        copy(dir, hashed);
+        flipStateHash(DataDirectory.open(hashed), checkpoints.get(2)[0]);
+        final Run state = audit("verify", "--data-dir", hashed.toString(), "--config", CONFIG.toString());
+        assertEquals(1, state.exit(), state.output());
+        assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(checkpoints.get(2)[0])
+            + " differs from the state hash the engine recorded in its result"), state.output());
+        assertTrue(state.output().contains("mismatches=1 first_mismatch_index=0x" + Long.toHexString(checkpoints.get(2)[0])),
+            state.output());
+        assertTrue(state.output().contains("checkpoints: 2 equal"), state.output());
+    }
+
+    /** The checkpoints in the events: {journal index answered, state hash}, in order. */
+    private static List<long[]> checkpoints(final DataDirectory data) {
+        final List<long[]> found = new ArrayList<>();
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return found;
+                    }
+                    assertEquals(DecodeStatus.OK, EventCodec.read(dc.wire().bytes(), header, result));
+                    if (header.checkpoint) {
+                        found.add(new long[] {header.commandIndex, header.stateHash});
+                    }
+                }
+            }
+        }
+    }
+
+    private static String describe(final List<long[]> checkpoints) {
+        final StringBuilder text = new StringBuilder();
+        checkpoints.forEach(c -> text.append(Long.toHexString(c[0])).append('=').append(Long.toHexString(c[1])).append(' '));
+        return text.toString();
+    }
+
+    /** Changes one bit of the state hash in the result answering {@code journalIndex} (a checkpoint's last 8 bytes). */
+    private static void flipStateHash(final DataDirectory data, final long journalIndex) {
+        final EventHeader header = new EventHeader();
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptTailer tailer = events.createTailer();
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent(), "no result answers 0x" + Long.toHexString(journalIndex));
+                    final Bytes<?> bytes = dc.wire().bytes();
+                    assertEquals(DecodeStatus.OK, EventCodec.readHeader(bytes, header));
+                    if (header.commandIndex == journalIndex) {
+                        assertTrue(header.checkpoint);
+                        final long at = bytes.readLimit() - EventCodec.STATE_HASH_LENGTH;
+                        bytes.bytesStore().writeLong(at, bytes.bytesStore().readLong(at) ^ 1);
+                        return;
+                    }
+                }
+            }
+        }
     }
 
     @Test
