@@ -73,10 +73,12 @@ public final class ExcerptWalk implements AutoCloseable {
         final Bytes<?> bytes = dc.wire().bytes();
         index = dc.index();
         tailerIndex = index;
-        in = bytes;
         offset = bytes.readPosition();
         length = (int) bytes.readRemaining();
         store = bytes.bytesStore();
+        // Read in the mapped chunk, like the excerpts after it, when it lies inside: readers then always see one type,
+        // and the JIT need not recompile them when the other turns up (a handover every chunk).
+        in = store.inside(offset, length) ? store : bytes;
         // Held so that the chunk stays mapped whatever the tailer does with it.
         store.reserve(owner);
         header = align(bytes.readLimit());

@@ -42,6 +42,15 @@ public final class TimeSeek {
         return excerpt -> EventCodec.readHeader(excerpt, header) == DecodeStatus.OK ? known(header.hops.receiptEpochNanos) : Long.MIN_VALUE;
     }
 
+    /**
+     * Not a time: the journal index an events excerpt answers, which rises strictly along the events queue, so that the
+     * same search finds the result of a given command ({@code bin/audit verify} starting part way).
+     */
+    public static ReceiptTime commandAnswered() {
+        final EventHeader header = new EventHeader();
+        return excerpt -> EventCodec.readHeader(excerpt, header) == DecodeStatus.OK ? header.commandIndex : Long.MIN_VALUE;
+    }
+
     /** 0 is "not recorded" (the answer to an excerpt that was not a command has no receipt time). */
     private static long known(final long receiptEpochNanos) {
         return receiptEpochNanos == 0 ? Long.MIN_VALUE : receiptEpochNanos;

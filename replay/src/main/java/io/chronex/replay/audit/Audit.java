@@ -78,19 +78,25 @@ public final class Audit {
           RESULT excerpts=N
         """;
     static final String VERIFY_USAGE = """
-        Usage: bin/audit verify --data-dir DIR --config FILE [--from INDEX]
+        Usage: bin/audit verify --data-dir DIR --config FILE [--from INDEX] [--threads N] [--passes N]
 
         Re-executes DIR's journal through a fresh engine built from FILE (the configuration DIR was
         started with: refused otherwise) and compares every result with the one recorded in DIR/events,
         byte for byte in the events' encoding with the recorded journal index and timestamps put back.
         Stops at the first difference and prints the command, the differing fields and both results.
         Commands journalled but not answered yet are counted (unanswered=), not verified.
-        Checkpoints: at every engine snapshot it passes (DIR/snapshots), the re-executed engine's state
-        hash must equal the snapshot's; a difference stops the run, and a mismatch is placed after the
-        last checkpoint found equal.
+        Checkpoints: at every state hash the engine recorded in a result (bin/engine --checkpoint-every)
+        and every snapshot it passes, the re-executed engine's state hash must equal the recorded one; a
+        difference stops the run, and a mismatch is placed after the last checkpoint found equal.
+        With more than one thread, the journal is cut into parts at snapshots (the engine's, and those
+        earlier audit runs kept in DIR/audit-index, one every 1,000,000 commands re-executed), each
+        re-executed from its snapshot and required to reach the next part's snapshot's state.
           --from INDEX   compare the results from journal index INDEX on (0x512c000007cf or decimal),
                          starting from the newest snapshot before it (the commands in between are
                          applied, not compared)
+          --threads N    parts re-executed at once (default: the number of CPUs; 1: one pass in order)
+          --passes N     for benchmarks: the whole verify N times in one JVM, each timed (the later ones
+                         with the JIT's compiling done); the last decides the exit (default 1)
           RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K checkpoints_equal=C
         Exit 0 when every result is equal, 1 at a difference, 2 on a usage error.
         """;
@@ -260,18 +266,28 @@ public final class Audit {
     }
 
     private static int verify(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--from"), Set.of(), 0);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--from", "--threads", "--passes"),
+            Set.of(), 0);
+        final int threads = args.intNumber("--threads", Runtime.getRuntime().availableProcessors(), 1, 256);
         final Path configFile = args.readableFile("--config", "config/engine.yaml");
         final EngineConfig config = EngineConfigFile.load(configFile);
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
         Verify.checkPinned(data, config, configFile, out);
         final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));
-        final Verify.Outcome outcome = new Verify(config, out).run(data, from);
-        final double seconds = outcome.nanos() / 1e9;
-        final long executed = outcome.verified() + outcome.mismatches() + outcome.replayed();
-        out.printf(Locale.ROOT, "re-executed %,d commands (%,d compared) in %.3f s (%.2f M commands/s, reading both queues);"
-            + " %d checkpoints equal%n", executed, outcome.verified() + outcome.mismatches(), seconds,
-            executed / Math.max(seconds, 1e-9) / 1e6, outcome.checkpointsEqual());
+        final int passes = args.intNumber("--passes", 1, 1, 1_000);
+        Verify.Outcome outcome = null;
+        for (int pass = 1; pass <= passes; pass++) {
+            outcome = new Verify(config, out, threads).run(data, from);
+            final double seconds = outcome.nanos() / 1e9;
+            final long executed = outcome.verified() + outcome.mismatches() + outcome.replayed();
+            out.printf(Locale.ROOT, "%sre-executed %,d commands (%,d compared) in %.3f s (%.2f M commands/s, reading both queues; %s);"
+                + " %d checkpoints equal%n", passes == 1 ? "" : "pass " + pass + ": ", executed, outcome.verified() + outcome.mismatches(),
+                seconds, executed / Math.max(seconds, 1e-9) / 1e6, outcome.parts() == 1 ? "one part"
+                    : outcome.parts() + " parts cut at snapshots, on " + outcome.threads() + " threads", outcome.checkpointsEqual());
+            if (outcome.mismatches() > 0) {
+                break;
+            }
+        }
         out.println(outcome.resultLine());
         return outcome.mismatches() == 0 ? 0 : 1;
     }

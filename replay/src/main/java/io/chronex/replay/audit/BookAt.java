@@ -17,9 +17,7 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -118,14 +116,17 @@ public final class BookAt {
 
     /** The engine's state after the command at {@code point}: from the newest usable snapshot at or before it, then replay. */
     MatchingEngine rebuild(final DataDirectory data, final Point point, final PrintStream out) {
-        final Path own = data.root().resolve("audit-index").resolve("snapshots-" + Long.toHexString(MatchingEngine.configHash(config)));
+        final KeptSnapshots saver = new KeptSnapshots(data, config, out);
+        // A snapshot kept every this many commands replayed (-Dchronex.audit.snapshotEvery=N for tests), so that the next
+        // rebuild near there replays at most as many.
+        final long keepEvery = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 100_000));
+        final Path own = saver.dir();
         final SnapshotFiles.Restored<MatchingEngine> engines = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
             MatchingEngine::restore, warning -> out.println("note: " + warning));
         final SnapshotFiles.Restored<MatchingEngine> ours = SnapshotFiles.newestUpTo(own, point.journalIndex(),
             MatchingEngine::restore, warning -> out.println("note: " + warning));
         final SnapshotFiles.Restored<MatchingEngine> snapshot =
             ours == null || engines != null && engines.journalIndex() >= ours.journalIndex() ? engines : ours;
-        final ToolSnapshots saver = new ToolSnapshots(own, out);
         final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
         final long from = snapshot == null ? -1 : snapshot.journalIndex();
         long replayed = 0;
@@ -144,7 +145,7 @@ public final class BookAt {
                         engine.apply(command, result);
                     }
                     replayed++;
-                    if (replayed % saver.every == 0) {
+                    if (replayed % keepEvery == 0) {
                         saver.save(walk.index(), engine);
                     }
                 }
@@ -152,7 +153,7 @@ public final class BookAt {
         }
         out.printf("rebuilt from %s, then %,d commands replayed%s%n", from < 0 ? "the configuration (no snapshot at or before it)"
             : (snapshot == ours ? own.getFileName() + "/" : "") + SnapshotFiles.name(from), replayed,
-            saver.saved == 0 ? "" : " (" + saver.saved + " snapshots kept in " + own + " for the next rebuild)");
+            saver.saved() == 0 ? "" : " (" + saver.saved() + " snapshots kept in " + own + " for the next rebuild)");
         return engine;
     }
 
@@ -193,43 +194,5 @@ public final class BookAt {
             symbol.name(), bids ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.BUY, 0)) : "-",
             asks ? symbol.formatPrice(engine.levelPrice(symbol.id(), Side.SELL, 0)) : "-", engine.levelCount(symbol.id(), Side.BUY),
             engine.levelCount(symbol.id(), Side.SELL), orderCounts[Side.BUY.ordinal()], orderCounts[Side.SELL.ordinal()]);
-    }
-
-    /**
-     * The tool's own snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} every 100,000 commands a
-     * rebuild replays ({@code -Dchronex.audit.snapshotEvery=N} for tests), so that the next rebuild near there
-     * starts close by: the engine service keeps only its newest few. Named by the configuration's hash, so
-     * that a rebuild under another configuration never starts from them. Written whole and renamed into
-     * place; a directory that cannot be written is said once and the rebuild goes on.
-     */
-    private static final class ToolSnapshots {
-        final long every = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 100_000));
-        private final Path dir;
-        private final PrintStream out;
-        private int saved;
-        private boolean failed;
-
-        ToolSnapshots(final Path dir, final PrintStream out) {
-            this.dir = dir;
-            this.out = out;
-        }
-
-        void save(final long journalIndex, final MatchingEngine engine) {
-            if (failed) {
-                return;
-            }
-            final Path file = dir.resolve(SnapshotFiles.name(journalIndex));
-            try {
-                if (Files.exists(file)) {
-                    return;
-                }
-                Files.createDirectories(dir);
-                IndexFile.replace(file, engine.snapshot());
-                saved++;
-            } catch (final IOException e) {
-                failed = true;
-                out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next rebuild replays as far");
-            }
-        }
     }
 }

@@ -7,64 +7,72 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.List;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
- * Verify's checkpoints: the state hashes the engine recorded in its results (every {@code --checkpoint-every}
- * commands) and its snapshots, each the state hash of the engine after one journal index. When the re-execution
- * has applied that command, its own state hash must be the same; the last checkpoint found equal bounds where a
- * divergence can have started.
+ * Verify's checkpoints in one part of the journal: the state hashes the engine recorded in its results (every
+ * {@code --checkpoint-every} commands) and the snapshots there (the engine's, and those the audit tools kept),
+ * each the state hash of the engine after one journal index. When the re-execution has applied that command, its
+ * own state hash must be the same; the last checkpoint found equal bounds where a divergence can have started.
  */
 final class Checkpoints {
-    private final Path dir;
-    /** Snapshot journal indices still ahead of the run, oldest first. */
-    private final List<Long> ahead;
-    private int next;
+    /** The snapshots inside this part, by the journal index they were taken after. */
+    private final NavigableMap<Long, Path> snapshots;
     int equal;
-    private long lastEqual = -1;
-    /** What the last equal checkpoint was: a snapshot's file name, or the result's state hash. */
-    private String lastEqualWhat;
+    long lastEqual = -1;
+    /** What the last equal checkpoint was: a snapshot's file, or the result's state hash. */
+    String lastEqualWhat;
 
-    /** The snapshots in dir taken after journal index {@code after} (-1: all). */
-    Checkpoints(final Path dir, final long after) {
-        this.dir = dir;
-        final List<Long> all = Files.isDirectory(dir) ? new ArrayList<>(SnapshotFiles.indices(dir)) : new ArrayList<>();
-        Collections.reverse(all);
-        all.removeIf(index -> index <= after);
-        this.ahead = all;
+    /** The checkpoints among {@code snapshots} after journal index {@code after} (-1: from the start) up to {@code upTo}. */
+    Checkpoints(final NavigableMap<Long, Path> snapshots, final long after, final long upTo) {
+        this.snapshots = snapshots.subMap(after, false, upTo, true);
     }
 
     /**
-     * After the command at journalIndex was applied: compares the state at a checkpoint there. Returns
-     * false (having printed both hashes) when the state differs; a snapshot that cannot be read is a note, not a checkpoint.
+     * Every snapshot in the given directories (those that exist), by journal index; where two directories have
+     * one of the same index, the first directory's.
+     */
+    static NavigableMap<Long, Path> snapshots(final Path... dirs) {
+        final NavigableMap<Long, Path> all = new TreeMap<>();
+        for (final Path dir : dirs) {
+            if (Files.isDirectory(dir)) {
+                for (final long index : SnapshotFiles.indices(dir)) {
+                    all.putIfAbsent(index, dir.resolve(SnapshotFiles.name(index)));
+                }
+            }
+        }
+        return all;
+    }
+
+    /**
+     * After the command at journalIndex was applied: compares the state with a snapshot taken there, if there is
+     * one. Returns false (having printed both hashes) when the state differs; a snapshot that cannot be read is a
+     * note, not a checkpoint.
      */
     boolean check(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
-        while (next < ahead.size() && ahead.get(next) < journalIndex) {
-            next++; // its command was never answered by this run's events (a gap is reported elsewhere)
-        }
-        if (next == ahead.size() || ahead.get(next) != journalIndex) {
+        final Path file = snapshots.get(journalIndex);
+        if (file == null) {
             return true;
         }
-        next++;
         final long recorded;
         try {
-            recorded = MatchingEngine.stateHashOf(Files.readAllBytes(dir.resolve(SnapshotFiles.name(journalIndex))));
+            recorded = MatchingEngine.stateHashOf(Files.readAllBytes(file));
         } catch (final IOException | RuntimeException e) {
-            out.println("note: checkpoint " + SnapshotFiles.name(journalIndex) + " not compared: " + e.getMessage());
+            out.println("note: checkpoint " + file + " not compared: " + e.getMessage());
             return true;
         }
         final long now = engine.stateHash();
         if (now != recorded) {
-            out.printf("MISMATCH: the state after journal index 0x%x differs from the engine's snapshot of it (state hash %x,"
-                + " snapshot %x) although every result up to it was equal%n", journalIndex, now, recorded);
-            sayWhere(out);
+            out.printf("MISMATCH: the state after journal index 0x%x differs from the snapshot %s of it (state hash %x, snapshot %x)"
+                + " although every result up to it was equal%s%n", journalIndex, name(file), now, recorded,
+                name(file).startsWith("snapshots/") ? "" : "; that snapshot was kept by an earlier audit run, not written by the engine:"
+                    + " if it was damaged, delete it (or DIR/audit-index) and verify again");
             return false;
         }
         equal++;
         lastEqual = journalIndex;
-        lastEqualWhat = SnapshotFiles.name(journalIndex);
+        lastEqualWhat = name(file);
         return true;
     }
 
@@ -77,7 +85,6 @@ final class Checkpoints {
         if (now != recorded) {
             out.printf("MISMATCH: the state after journal index 0x%x differs from the state hash the engine recorded in its result"
                 + " (state hash %x, recorded %x) although every result up to it was equal%n", journalIndex, now, recorded);
-            sayWhere(out);
             return false;
         }
         equal++;
@@ -86,10 +93,14 @@ final class Checkpoints {
         return true;
     }
 
-    /** Where a difference lies relative to the checkpoints: after the last one found equal. */
-    void sayWhere(final PrintStream out) {
+    /** Where a difference lies relative to the checkpoints: after the last one found equal ({@code lastEqual} -1: none). */
+    static void sayWhere(final PrintStream out, final int equal, final long lastEqual, final String what) {
         out.println(lastEqual < 0 ? "checkpoints: none passed with an equal state before this point"
-            : String.format("checkpoints: %d equal; the state was still equal after journal index 0x%x (%s)", equal, lastEqual,
-            lastEqualWhat));
+            : String.format("checkpoints: %d equal; the state was still equal after journal index 0x%x (%s)", equal, lastEqual, what));
+    }
+
+    /** A snapshot's directory and name: snapshots/... for the engine's, snapshots-CONFIGHASH/... for a kept one. */
+    private static String name(final Path file) {
+        return file.getParent().getFileName() + "/" + file.getFileName();
     }
 }

@@ -1,21 +1,14 @@
 package io.chronex.replay.audit;
 
-import io.chronex.api.Command;
 import io.chronex.api.EngineConfig;
-import io.chronex.api.Result;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
-import io.chronex.queues.EventCodec;
-import io.chronex.queues.EventHeader;
-import io.chronex.queues.ExcerptWalk;
-import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
+import io.chronex.queues.TimeSeek;
 import io.chronex.runtime.Args;
-import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
@@ -23,20 +16,30 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * bin/audit verify: re-executes the journal through a fresh engine built from the configuration
- * and compares every result with the one the engine recorded, byte for byte in the events'
- * encoding but for the recorded header's own fields (journal index, routing, timestamps), where each
- * field lies in the mapped file ({@link EventCodec#matches}, over an {@link ExcerptWalk}). Stops at
- * the first difference and prints the command and both results. Reads only: the queues are opened read-only.
+ * bin/audit verify: re-executes the journal through a fresh engine built from the configuration and compares every
+ * result with the one the engine recorded ({@link VerifyPart}). With more than one thread the journal is cut into
+ * parts at snapshots (the engine's, and those earlier audit runs kept): each part starts from the snapshot at its
+ * start and must reach, at its end, the state hash of the snapshot the next part starts from, so the parts chain
+ * into one re-execution from the configuration. The first difference in journal order is printed. Reads only: the
+ * queues are opened read-only; snapshots are kept in DIR/audit-index for the next run.
  */
 final class Verify {
     /**
      * What a run found; {@code firstMismatch} is the journal index of the first difference, -1 when none;
      * {@code unanswered} is -1 when a difference stopped the run before the journal's end was reached.
      */
-    record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos, long replayed, int checkpointsEqual) {
+    record Outcome(long verified, long mismatches, long firstMismatch, long unanswered, long nanos, long replayed, int checkpointsEqual,
+                   int parts, int threads) {
         String resultLine() {
             return "RESULT verified=" + verified + " mismatches=" + mismatches + " first_mismatch_index="
                 + (firstMismatch < 0 ? "-" : "0x" + Long.toHexString(firstMismatch))
@@ -46,15 +49,18 @@ final class Verify {
 
     private final EngineConfig config;
     private final PrintStream out;
-    private final Command command = new Command();
-    private final Hops hops = new Hops();
-    private final EventHeader header = new EventHeader();
-    private final Result recorded = new Result();
-    private final Result now = new Result();
+    private final int threads;
+    /** A part shorter than this many commands is not worth a restore ({@code -Dchronex.audit.verifyPart=N} for tests). */
+    private final long minPart = Math.max(1, Long.getLong("chronex.audit.verifyPart", 250_000));
 
     Verify(final EngineConfig config, final PrintStream out) {
+        this(config, out, Runtime.getRuntime().availableProcessors());
+    }
+
+    Verify(final EngineConfig config, final PrintStream out, final int threads) {
         this.config = config;
         this.out = out;
+        this.threads = Math.max(1, threads);
     }
 
     /**
@@ -90,169 +96,140 @@ final class Verify {
     /**
      * Re-executes the journal and compares the results of the commands from journal index {@code from} on
      * (-1: all), starting from the newest snapshot taken before it (the commands between it and
-     * {@code from} are applied, not compared). At every snapshot the run passes, the re-executed engine's
-     * state hash is compared with the one the snapshot recorded: a checkpoint. Prints the first
+     * {@code from} are applied, not compared). At every checkpoint the run passes (a state hash in a result, a
+     * snapshot), the re-executed engine's state hash is compared with the recorded one. Prints the first
      * difference, with the last checkpoint whose state was still equal.
      */
     Outcome run(final DataDirectory data, final long from) {
         final long start = System.nanoTime();
         final SnapshotFiles.Restored<MatchingEngine> snapshot = from < 0 ? null
             : SnapshotFiles.newestUpTo(data.snapshots(), from - 1, MatchingEngine::restore, warning -> out.println("note: " + warning));
-        final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
         final long after = snapshot == null ? -1 : snapshot.journalIndex();
-        final Checkpoints checkpoints = new Checkpoints(data.snapshots(), after);
         if (from >= 0) {
             out.printf("starting from %s, verifying from journal index 0x%x%n", snapshot == null
                 ? "a fresh engine (no snapshot before it)" : SnapshotFiles.name(after), from);
         }
-        long verified = 0;
-        long replayed = 0;
+        final KeptSnapshots kept = new KeptSnapshots(data, config, out);
+        final NavigableMap<Long, Path> snapshots = Checkpoints.snapshots(data.snapshots(), kept.dir());
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
-            final ExcerptTailer commandTailer = commands.createTailer();
-            final ExcerptTailer eventTailer = events.createTailer();
-            if (after >= 0) {
-                positionAfter(after, commandTailer, eventTailer);
+            final List<VerifyPart> parts = plan(commands.rollCycle(), after, lastAnswered(events), snapshots);
+            parts.get(0).engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
+            final VerifyPart.Shared shared = new VerifyPart.Shared(config, commands, events, from, snapshots, kept);
+            final int used = Math.min(threads, parts.size());
+            if (used == 1) {
+                parts.forEach(part -> part.run(shared));
+            } else {
+                runInParallel(parts, shared, used);
             }
-            try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
-                while (eventWalk.next()) {
-                    final boolean compare = from < 0 || header(eventWalk) >= from;
-                    final long mismatch = verifyOne(engine, eventWalk, commandWalk, compare);
-                    if (mismatch >= 0) {
-                        checkpoints.sayWhere(out);
-                        return new Outcome(verified, 1, mismatch, -1, System.nanoTime() - start, replayed, checkpoints.equal);
-                    }
-                    if (compare) {
-                        verified++;
-                    } else {
-                        replayed++;
-                    }
-                    if (header.checkpoint && !checkpoints.checkRecorded(header.commandIndex, header.stateHash, engine, out)) {
-                        return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
-                    }
-                    if (!checkpoints.check(header.commandIndex, engine, out)) {
-                        return new Outcome(verified, 1, header.commandIndex, -1, System.nanoTime() - start, replayed, checkpoints.equal);
-                    }
-                }
-                return new Outcome(verified, 0, -1, count(commandWalk), System.nanoTime() - start, replayed, checkpoints.equal);
-            }
-        }
-    }
-
-    /** The journal index the event answers (Long.MAX_VALUE when its header does not decode). */
-    private long header(final ExcerptWalk event) {
-        return EventCodec.readHeaderAt(event.in(), event.offset(), event.length(), header) == DecodeStatus.OK
-            ? header.commandIndex : Long.MAX_VALUE;
-    }
-
-    /** The journal index the event answers, read without consuming the excerpt. */
-    private long header(final DocumentContext event) {
-        final Bytes<?> bytes = event.wire().bytes();
-        return EventCodec.readHeaderAt(bytes, bytes.readPosition(), bytes.readRemaining(), header) == DecodeStatus.OK
-            ? header.commandIndex : Long.MAX_VALUE;
-    }
-
-    /** Moves both tailers past the command a snapshot was taken after, and past the event answering it. */
-    private void positionAfter(final long journalIndex, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
-        if (!commandTailer.moveToIndex(journalIndex)) {
-            throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(journalIndex));
-        }
-        try (DocumentContext dc = commandTailer.readingDocument()) {
-            if (!dc.isPresent()) {
-                throw new IllegalStateException("the journal ends at the snapshot's index 0x" + Long.toHexString(journalIndex));
-            }
-            // the snapshot's own command: already in the restored state
-        }
-        while (true) {
-            final long index;
-            try (DocumentContext dc = eventTailer.readingDocument()) {
-                if (!dc.isPresent()) {
-                    return;
-                }
-                index = dc.index();
-                if (header(dc) <= journalIndex) {
-                    continue;
-                }
-            }
-            eventTailer.moveToIndex(index);
-            return;
+            return merge(parts, System.nanoTime() - start, used);
         }
     }
 
     /**
-     * Reads the command the recorded event answers, applies it as the engine process does, and
-     * compares; returns -1 when equal, else the journal index where they differ (having printed why).
+     * The parts: cut at snapshots after {@code after} and before the last command answered, each part at least
+     * {@code minPart} commands long (within a day's file; a part crossing days is taken as long enough), and
+     * only at snapshots that read back whole. One part when one thread runs.
      */
-    private long verifyOne(final MatchingEngine engine, final ExcerptWalk event, final ExcerptWalk commandWalk, final boolean compare) {
-        final RandomDataInput bytes = event.in();
-        final long at = event.offset();
-        final int length = event.length();
-        // The header only: the result is compared where it lies, and decoded in full only to print a difference.
-        final DecodeStatus eventStatus = EventCodec.readHeaderAt(bytes, at, length, header);
-        if (eventStatus != DecodeStatus.OK) {
-            out.printf("MISMATCH: the recorded event at events index 0x%x does not decode (%s)%n", event.index(), eventStatus);
-            return Math.max(0, header.commandIndex);
-        }
-        final boolean present = commandWalk.next();
-        if (!present || commandWalk.index() != header.commandIndex) {
-            out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal's next command is %s: a command"
-                + " skipped or answered twice, or queues from different directories%n", header.commandIndex,
-                present ? "0x" + Long.toHexString(commandWalk.index()) : "missing (the journal ends)");
-            return header.commandIndex;
-        }
-        hops.clear();
-        if (CommandCodec.readAt(commandWalk.in(), commandWalk.offset(), commandWalk.length(), command, hops) == DecodeStatus.OK) {
-            engine.apply(command, now);
-        } else {
-            now.rejectMalformed();
-        }
-        if (!compare) {
-            return -1;
-        }
-        if (EventCodec.matches(bytes, at, length, now)) {
-            return -1;
-        }
-        if (EventCodec.readAt(bytes, at, length, header, recorded) != DecodeStatus.OK) {
-            out.printf("MISMATCH: the recorded event at events index 0x%x does not decode%n", event.index());
-            return header.commandIndex;
-        }
-        printDifference(event.index());
-        return header.commandIndex;
-    }
-
-    /** The command and both results in Result's canonical text, the differing fields listed first. */
-    private void printDifference(final long eventsIndex) {
-        out.printf("MISMATCH at journal index 0x%x (events index 0x%x)%n", header.commandIndex, eventsIndex);
-        out.println("  command:  " + command);
-        final String[] was = recorded.toString().split("\n");
-        final String[] is = now.toString().split("\n");
-        final StringBuilder fields = new StringBuilder();
-        final String[] wasFields = was[0].split(" ");
-        final String[] isFields = is[0].split(" ");
-        for (int i = 0; i < Math.max(wasFields.length, isFields.length); i++) {
-            final String a = i < wasFields.length ? wasFields[i] : "(none)";
-            final String b = i < isFields.length ? isFields[i] : "(none)";
-            if (!a.equals(b)) {
-                fields.append(fields.length() == 0 ? "" : ", ").append(a).append(" -> ").append(b);
+    private List<VerifyPart> plan(final RollCycle roll, final long after, final long lastAnswered,
+                                  final NavigableMap<Long, Path> snapshots) {
+        final List<VerifyPart> parts = new ArrayList<>();
+        long previous = after;
+        Path previousFile = null;
+        if (threads > 1 && lastAnswered > after) {
+            for (final var candidate : snapshots.subMap(after, false, lastAnswered, false).entrySet()) {
+                final long index = candidate.getKey();
+                final boolean sameDay = previous >= 0 && roll.toCycle(previous) == roll.toCycle(index);
+                final long length = sameDay ? roll.toSequenceNumber(index) - roll.toSequenceNumber(previous)
+                    : previous < 0 ? roll.toSequenceNumber(index) : Long.MAX_VALUE;
+                if (length < minPart || !readsBack(candidate.getValue())) {
+                    continue;
+                }
+                parts.add(new VerifyPart(parts.size(), previous, previousFile, index, snapshots));
+                previous = index;
+                previousFile = candidate.getValue();
             }
         }
-        for (int i = 1; i < Math.max(was.length, is.length); i++) {
-            final String a = i < was.length ? was[i].trim() : "(none)";
-            final String b = i < is.length ? is[i].trim() : "(none)";
-            if (!a.equals(b)) {
-                fields.append(fields.length() == 0 ? "" : ", ").append('[').append(a).append("] -> [").append(b).append(']');
-            }
-        }
-        out.println("  differs:  " + (fields.length() == 0 ? "(in the encoding only)" : fields));
-        out.println("  recorded: " + String.join("\n            ", was));
-        out.println("  now:      " + String.join("\n            ", is));
+        parts.add(new VerifyPart(parts.size(), previous, previousFile, Long.MAX_VALUE, snapshots));
+        return parts;
     }
 
-    /** Commands left in the journal from the walk on: journalled, not answered yet. */
-    private static long count(final ExcerptWalk walk) {
-        long n = 0;
-        while (walk.next()) {
-            n++;
+    /** Whether a snapshot's bytes are whole (its checksum checked); one that is not is said and passed over. */
+    private boolean readsBack(final Path file) {
+        try {
+            MatchingEngine.stateHashOf(Files.readAllBytes(file));
+            return true;
+        } catch (final IOException | RuntimeException e) {
+            out.println("note: not starting a part from " + file + ": " + e.getMessage());
+            return false;
         }
-        return n;
+    }
+
+    /** The journal index the last events excerpt answers; -1 when there is none (or it does not decode). */
+    private static long lastAnswered(final SingleChronicleQueue events) {
+        final var key = TimeSeek.commandAnswered();
+        try (ExcerptTailer tailer = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
+             DocumentContext dc = tailer.readingDocument()) {
+            return dc.isPresent() ? Math.max(-1, key.of(dc.wire().bytes())) : -1;
+        }
+    }
+
+    /**
+     * Each thread takes the next part not yet taken, in journal order, so the earlier parts finish first; once a part
+     * has found a difference, no later part is started and those running stop.
+     */
+    private static void runInParallel(final List<VerifyPart> parts, final VerifyPart.Shared shared, final int threads) {
+        final AtomicInteger next = new AtomicInteger();
+        final ExecutorService pool = Executors.newFixedThreadPool(threads, task -> {
+            final Thread thread = new Thread(task, "verify");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            final List<Future<?>> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                running.add(pool.submit(() -> {
+                    for (int i = next.getAndIncrement(); i < parts.size(); i = next.getAndIncrement()) {
+                        if (i > shared.firstDifferentPart.get()) {
+                            return;
+                        }
+                        parts.get(i).run(shared);
+                    }
+                }));
+            }
+            for (final Future<?> thread : running) {
+                thread.get();
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (final ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The parts' findings in journal order, up to the first difference; prints what each said. */
+    private Outcome merge(final List<VerifyPart> parts, final long nanos, final int used) {
+        long verified = 0;
+        long replayed = 0;
+        int equal = 0;
+        long lastEqual = -1;
+        String lastEqualWhat = null;
+        for (final VerifyPart part : parts) {
+            out.print(part.said());
+            verified += part.verified;
+            replayed += part.replayed;
+            equal += part.checkpoints.equal;
+            if (part.checkpoints.lastEqual >= 0) {
+                lastEqual = part.checkpoints.lastEqual;
+                lastEqualWhat = part.checkpoints.lastEqualWhat;
+            }
+            if (part.mismatch >= 0) {
+                Checkpoints.sayWhere(out, equal, lastEqual, lastEqualWhat);
+                return new Outcome(verified, 1, part.mismatch, -1, nanos, replayed, equal, parts.size(), used);
+            }
+        }
+        return new Outcome(verified, 0, -1, parts.get(parts.size() - 1).unanswered, nanos, replayed, equal, parts.size(), used);
     }
 }

@@ -192,6 +192,64 @@ class AuditVerifyTest {
         assertTrue(state.output().contains("checkpoints: 2 equal"), state.output());
     }
 
+    @Test
+    void partsCutAtSnapshotsOnTwoThreadsFindWhatOnePassFinds() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7);
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, 1_000, true);
+        AuditJournals.answer(data, Long.MAX_VALUE, false);
+        System.setProperty("chronex.audit.verifyPart", "300");
+        System.setProperty("chronex.audit.verifyKeepEvery", "400");
+        try {
+            final Run one = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString(), "--threads", "1");
+            assertEquals(0, one.exit(), one.output());
+            assertTrue(one.output().contains("one part"), one.output());
+            assertTrue(one.output().contains("RESULT verified=3001 mismatches=0 first_mismatch_index=- unanswered=0 checkpoints_equal=2"),
+                one.output());
+            // That pass kept a snapshot every 400 commands (DIR/audit-index; not at the 2,000th, where the engine's is): the next
+            // run cuts the journal at them too, and at the engine's after the 2,000th (the one after the 1,000th is 200 commands
+            // from the kept one before it: too short a part).
+            final Path kept = dir.resolve("audit-index").resolve("snapshots-" + Long.toHexString(MatchingEngine.configHash(
+                EngineConfigFile.load(CONFIG))));
+            final List<Long> keptAt = SnapshotFiles.indices(kept);
+            assertEquals(6, keptAt.size(), keptAt.toString());
+            final Run two = audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString(), "--threads", "2");
+            assertEquals(0, two.exit(), two.output());
+            assertTrue(two.output().contains("8 parts cut at snapshots, on 2 threads"), two.output());
+            // Every snapshot passed is a checkpoint, the 7 each part ends at (the next part's start) among them.
+            assertTrue(two.output().contains("RESULT verified=3001 mismatches=0 first_mismatch_index=- unanswered=0 checkpoints_equal=8"),
+                two.output());
+
+            // Two results altered, the 500th and the 2,500th: the first is reported, with what came before it counted.
+            final Path altered = tmp.resolve("altered");
+            copy(dir, altered);
+            final long first = alterResult(DataDirectory.open(altered), 500);
+            alterResult(DataDirectory.open(altered), 2_500);
+            final Run both = audit("verify", "--data-dir", altered.toString(), "--config", CONFIG.toString(), "--threads", "2");
+            assertEquals(1, both.exit(), both.output());
+            assertTrue(both.output().contains("RESULT verified=499 mismatches=1 first_mismatch_index=0x" + Long.toHexString(first)
+                + " unanswered=- checkpoints_equal=1"), both.output());
+            assertEquals(1, both.output().split("MISMATCH", -1).length - 1, both.output());
+
+            // A kept snapshot holding another state (the next one's bytes under its name): the part before it does not
+            // reach it, so the run fails there, though every result is equal; no part is trusted on a snapshot alone.
+            final Path swapped = tmp.resolve("swapped");
+            copy(dir, swapped);
+            final Path keptSwapped = swapped.resolve(dir.relativize(kept).toString());
+            Files.copy(keptSwapped.resolve(SnapshotFiles.name(keptAt.get(0))), keptSwapped.resolve(SnapshotFiles.name(keptAt.get(1))),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            final Run state = audit("verify", "--data-dir", swapped.toString(), "--config", CONFIG.toString(), "--threads", "2");
+            assertEquals(1, state.exit(), state.output());
+            assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(keptAt.get(1))
+                + " differs from the snapshot " + kept.getFileName() + "/"), state.output());
+            assertTrue(state.output().contains("kept by an earlier audit run"), state.output());
+        } finally {
+            System.clearProperty("chronex.audit.verifyPart");
+            System.clearProperty("chronex.audit.verifyKeepEvery");
+        }
+    }
+
     /** The checkpoints in the events: {journal index answered, state hash}, in order. */
     private static List<long[]> checkpoints(final DataDirectory data) {
         final List<long[]> found = new ArrayList<>();

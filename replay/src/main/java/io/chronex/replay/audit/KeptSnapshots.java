@@ -1,0 +1,63 @@
+package io.chronex.replay.audit;
+
+import io.chronex.api.EngineConfig;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.SnapshotFiles;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The audit tools' own engine snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} as {@code book}
+ * and {@code verify} replay, so that the next rebuild starts close by and the next verify can split the journal
+ * between threads: the engine service keeps only its newest few. Named by the configuration's hash, so that a
+ * replay under another configuration never starts from them. Written whole and renamed into place; a directory
+ * that cannot be written is said once and the replay goes on without.
+ */
+final class KeptSnapshots {
+    private final Path dir;
+    private final PrintStream out;
+    private int saved;
+    private boolean failed;
+
+    KeptSnapshots(final DataDirectory data, final EngineConfig config, final PrintStream out) {
+        this.dir = dir(data, config);
+        this.out = out;
+    }
+
+    /** Where the snapshots kept for a configuration live (perhaps not yet created). */
+    static Path dir(final DataDirectory data, final EngineConfig config) {
+        return data.root().resolve("audit-index").resolve("snapshots-" + Long.toHexString(MatchingEngine.configHash(config)));
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** Keeps the engine's state after the command at journalIndex, unless a snapshot of it is there already. */
+    synchronized void save(final long journalIndex, final MatchingEngine engine) {
+        if (failed) {
+            return;
+        }
+        final Path file = dir.resolve(SnapshotFiles.name(journalIndex));
+        try {
+            if (Files.exists(file)) {
+                return;
+            }
+            Files.createDirectories(dir);
+            IndexFile.replace(file, engine.snapshot());
+            saved++;
+        } catch (final IOException e) {
+            failed = true;
+            out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next run replays as far");
+        }
+    }
+
+    /** Snapshots written by this instance. */
+    synchronized int saved() {
+        return saved;
+    }
+}
