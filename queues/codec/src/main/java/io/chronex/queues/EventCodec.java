@@ -372,6 +372,22 @@ public final class EventCodec {
         return DecodeStatus.OK;
     }
 
+    /**
+     * Of the header, only the journal index answered and a checkpoint's state hash (routing and hop times left as they
+     * were): what verify needs of each recorded result before it compares the result where it lies.
+     */
+    public static DecodeStatus readAnsweredAt(final RandomDataInput in, final long at, final long length, final EventHeader header) {
+        final DecodeStatus preamble = readPreamble(in, at, length, header);
+        if (preamble != DecodeStatus.OK) {
+            return preamble;
+        }
+        header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
+        if (header.checkpoint) {
+            header.stateHash = in.readLong(at + length - STATE_HASH_LENGTH);
+        }
+        return DecodeStatus.OK;
+    }
+
     /** Type, either version (which says whether the excerpt is a checkpoint) and room for the header and a hash. */
     private static DecodeStatus readPreamble(final RandomDataInput in, final long at, final long length, final EventHeader header) {
         header.checkpoint = length >= CommandCodec.PREAMBLE_LENGTH && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_STATE_HASH;

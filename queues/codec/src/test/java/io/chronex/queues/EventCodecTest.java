@@ -108,6 +108,10 @@ class EventCodecTest {
             final EventHeader routing = new EventHeader();
             assertEquals(DecodeStatus.OK, EventCodec.readHeaderAt(bytes, 0, bytes.readLimit(), routing));
             assertEquals(written.checkpoint + " " + written.stateHash, routing.checkpoint + " " + routing.stateHash);
+            final EventHeader answered = new EventHeader();
+            assertEquals(DecodeStatus.OK, EventCodec.readAnsweredAt(bytes, 0, bytes.readLimit(), answered));
+            assertEquals(written.commandIndex + " " + written.checkpoint + " " + written.stateHash,
+                answered.commandIndex + " " + answered.checkpoint + " " + answered.stateHash);
         }
     }
 

@@ -111,8 +111,11 @@ final class Verify {
         }
         final KeptSnapshots kept = new KeptSnapshots(data, config, out);
         final NavigableMap<Long, Path> snapshots = Checkpoints.snapshots(data.snapshots(), kept.dir());
+        // Checkpoints: the engine's snapshots, and the snapshots the parts start from (a kept one inside a part says
+        // nothing the engine recorded, and each costs a hash of the state).
+        final NavigableMap<Long, Path> checked = Checkpoints.snapshots(data.snapshots());
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
-            final List<VerifyPart> parts = plan(commands.rollCycle(), after, lastAnswered(events), snapshots);
+            final List<VerifyPart> parts = plan(commands, after, lastAnswered(events), snapshots, checked);
             parts.get(0).engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
             final VerifyPart.Shared shared = new VerifyPart.Shared(config, commands, events, from, snapshots, kept);
             final int used = Math.min(threads, parts.size());
@@ -126,30 +129,37 @@ final class Verify {
     }
 
     /**
-     * The parts: cut at snapshots after {@code after} and before the last command answered, each part at least
-     * {@code minPart} commands long (within a day's file; a part crossing days is taken as long enough), and
-     * only at snapshots that read back whole. One part when one thread runs.
+     * The parts: cut at snapshots after {@code after} and before the last command answered, about four parts a thread
+     * and each at least {@code minPart} commands long (within a day's file; a part crossing days is taken as long
+     * enough), and only at snapshots that read back whole; each is added to {@code checked}, to be compared where the
+     * part before it ends. One part when one thread runs.
      */
-    private List<VerifyPart> plan(final RollCycle roll, final long after, final long lastAnswered,
-                                  final NavigableMap<Long, Path> snapshots) {
+    private List<VerifyPart> plan(final SingleChronicleQueue commands, final long after, final long lastAnswered,
+                                  final NavigableMap<Long, Path> snapshots, final NavigableMap<Long, Path> checked) {
+        final RollCycle roll = commands.rollCycle();
         final List<VerifyPart> parts = new ArrayList<>();
         long previous = after;
         Path previousFile = null;
         if (threads > 1 && lastAnswered > after) {
+            final long first = after >= 0 ? after : commands.firstIndex();
+            final long shortest = roll.toCycle(first) != roll.toCycle(lastAnswered) ? minPart
+                : Math.max(minPart, (roll.toSequenceNumber(lastAnswered) - roll.toSequenceNumber(first)) / (threads * 4L));
             for (final var candidate : snapshots.subMap(after, false, lastAnswered, false).entrySet()) {
                 final long index = candidate.getKey();
                 final boolean sameDay = previous >= 0 && roll.toCycle(previous) == roll.toCycle(index);
                 final long length = sameDay ? roll.toSequenceNumber(index) - roll.toSequenceNumber(previous)
                     : previous < 0 ? roll.toSequenceNumber(index) : Long.MAX_VALUE;
-                if (length < minPart || !readsBack(candidate.getValue())) {
+                if (length < shortest || !readsBack(candidate.getValue())) {
                     continue;
                 }
-                parts.add(new VerifyPart(parts.size(), previous, previousFile, index, snapshots));
+                checked.put(index, candidate.getValue());
+                parts.add(new VerifyPart(parts.size(), previous, previousFile, index));
                 previous = index;
                 previousFile = candidate.getValue();
             }
         }
-        parts.add(new VerifyPart(parts.size(), previous, previousFile, Long.MAX_VALUE, snapshots));
+        parts.add(new VerifyPart(parts.size(), previous, previousFile, Long.MAX_VALUE));
+        parts.forEach(part -> part.checkAt(checked));
         return parts;
     }
 

@@ -65,7 +65,7 @@ final class VerifyPart {
     private final long upTo;
     /** The state after {@code after}; restored from {@code startFrom} when the part starts if not given. */
     MatchingEngine engine;
-    final Checkpoints checkpoints;
+    Checkpoints checkpoints;
     long verified;
     long replayed;
     /** The journal index of the difference found, -1 when none. */
@@ -86,12 +86,16 @@ final class VerifyPart {
      * @param startFrom the snapshot taken after {@code after}, or null when the engine is given
      * @param upTo      the last journal index whose result is the part's (Long.MAX_VALUE: to the end)
      */
-    VerifyPart(final int number, final long after, final Path startFrom, final long upTo, final NavigableMap<Long, Path> snapshots) {
+    VerifyPart(final int number, final long after, final Path startFrom, final long upTo) {
         this.number = number;
         this.after = after;
         this.startFrom = startFrom;
         this.upTo = upTo;
-        this.checkpoints = new Checkpoints(snapshots, after, upTo);
+    }
+
+    /** The snapshots whose states the part compares with its own where it passes them: those of {@code snapshots} inside it. */
+    void checkAt(final NavigableMap<Long, Path> snapshots) {
+        checkpoints = new Checkpoints(snapshots, after, upTo);
     }
 
     /** What the part printed: notes, and the difference it found. */
@@ -119,7 +123,7 @@ final class VerifyPart {
                 if ((++sinceKept & 0xFFFF) == 0 && shared.firstDifferentPart.get() < number) {
                     return; // an earlier part differs: what this one finds is never printed
                 }
-                final DecodeStatus status = EventCodec.readHeaderAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header);
+                final DecodeStatus status = EventCodec.readAnsweredAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header);
                 if (status == DecodeStatus.OK && header.commandIndex > upTo) {
                     break;
                 }
