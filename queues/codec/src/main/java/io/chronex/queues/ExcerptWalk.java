@@ -26,8 +26,9 @@ public final class ExcerptWalk implements AutoCloseable {
     private final ExcerptTailer tailer;
     private final ReferenceOwner owner = ReferenceOwner.temporary("excerpt walk");
     /**
-     * The document the tailer handed out, kept open until the next move so that its excerpt is read through the
-     * tailer's own bounds-checked bytes (in place, a damaged length could reach past the end of a truncated file).
+     * The document the tailer handed out, kept open until the next move. Its excerpt is read in the mapped chunk when
+     * it lies inside it, else through the tailer's own bounds-checked bytes (a copy of a damaged excerpt's whole length
+     * once reached past the end of a truncated file).
      */
     private DocumentContext document;
     /** The mapped chunk being read in place, reserved while held; null when the tailer reads next. */

@@ -24,9 +24,12 @@ final class Checkpoints {
     /** What the last equal checkpoint was: a snapshot's file, or the result's state hash. */
     String lastEqualWhat;
 
-    /** The checkpoints among {@code snapshots} after journal index {@code after} (-1: from the start) up to {@code upTo}. */
-    Checkpoints(final NavigableMap<Long, Path> snapshots, final long after, final long upTo) {
-        this.snapshots = snapshots.subMap(after, false, upTo, true);
+    /**
+     * The checkpoints among {@code snapshots} after journal index {@code after} (-1: from the start) and before
+     * {@code before} (where a part ends, its end is compared as the next part's start: {@link #checkSnapshot}).
+     */
+    Checkpoints(final NavigableMap<Long, Path> snapshots, final long after, final long before) {
+        this.snapshots = snapshots.subMap(after, false, before, false);
     }
 
     /**
@@ -62,17 +65,24 @@ final class Checkpoints {
             out.println("note: checkpoint " + file + " not compared: " + e.getMessage());
             return true;
         }
+        return checkSnapshot(journalIndex, file.getParent().getFileName() + "/" + file.getFileName(), recorded, engine, out);
+    }
+
+    /**
+     * After the command at journalIndex was applied: compares the state with the state hash of the snapshot
+     * {@code name} (its directory and file name) taken there; false (having printed both) when they differ.
+     */
+    boolean checkSnapshot(final long journalIndex, final String name, final long recorded, final MatchingEngine engine,
+                          final PrintStream out) {
         final long now = engine.stateHash();
         if (now != recorded) {
             out.printf("MISMATCH: the state after journal index 0x%x differs from the snapshot %s of it (state hash %x, snapshot %x)"
-                + " although every result up to it was equal%s%n", journalIndex, name(file), now, recorded,
-                name(file).startsWith("snapshots/") ? "" : "; that snapshot was kept by an earlier audit run, not written by the engine:"
+                + " although every result up to it was equal%s%n", journalIndex, name, now, recorded,
+                name.startsWith("snapshots/") ? "" : "; that snapshot was kept by an earlier audit run, not written by the engine:"
                     + " if it was damaged, delete it (or DIR/audit-index) and verify again");
             return false;
         }
-        equal++;
-        lastEqual = journalIndex;
-        lastEqualWhat = name(file);
+        passed(journalIndex, name);
         return true;
     }
 
@@ -87,20 +97,19 @@ final class Checkpoints {
                 + " (state hash %x, recorded %x) although every result up to it was equal%n", journalIndex, now, recorded);
             return false;
         }
+        passed(journalIndex, "the state hash in its result");
+        return true;
+    }
+
+    private void passed(final long journalIndex, final String what) {
         equal++;
         lastEqual = journalIndex;
-        lastEqualWhat = "the state hash in its result";
-        return true;
+        lastEqualWhat = what;
     }
 
     /** Where a difference lies relative to the checkpoints: after the last one found equal ({@code lastEqual} -1: none). */
     static void sayWhere(final PrintStream out, final int equal, final long lastEqual, final String what) {
         out.println(lastEqual < 0 ? "checkpoints: none passed with an equal state before this point"
             : String.format("checkpoints: %d equal; the state was still equal after journal index 0x%x (%s)", equal, lastEqual, what));
-    }
-
-    /** A snapshot's directory and name: snapshots/... for the engine's, snapshots-CONFIGHASH/... for a kept one. */
-    private static String name(final Path file) {
-        return file.getParent().getFileName() + "/" + file.getFileName();
     }
 }

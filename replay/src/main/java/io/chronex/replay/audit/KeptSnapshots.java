@@ -37,22 +37,43 @@ final class KeptSnapshots {
         return dir;
     }
 
-    /** Keeps the engine's state after the command at journalIndex, unless a snapshot of it is there already. */
-    synchronized void save(final long journalIndex, final MatchingEngine engine) {
+    /**
+     * Keeps the engine's state after the command at journalIndex, unless a snapshot of it is there already; true when
+     * it wrote one. A directory that cannot be written is said once, to {@code out}.
+     */
+    synchronized boolean save(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
         if (failed) {
-            return;
+            return false;
         }
         final Path file = dir.resolve(SnapshotFiles.name(journalIndex));
         try {
             if (Files.exists(file)) {
-                return;
+                return false;
             }
             Files.createDirectories(dir);
             IndexFile.replace(file, engine.snapshot());
             saved++;
+            return true;
         } catch (final IOException e) {
             failed = true;
             out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next run replays as far");
+            return false;
+        }
+    }
+
+    /** Keeps the engine's state after the command at journalIndex (see above), saying a failure to this tool's output. */
+    void save(final long journalIndex, final MatchingEngine engine) {
+        save(journalIndex, engine, out);
+    }
+
+    /** Takes back a snapshot this run kept (one whose state a later check found wrong, or unchecked). */
+    synchronized void withdraw(final long journalIndex) {
+        try {
+            if (Files.deleteIfExists(dir.resolve(SnapshotFiles.name(journalIndex)))) {
+                saved--;
+            }
+        } catch (final IOException e) {
+            out.println("note: cannot delete " + dir.resolve(SnapshotFiles.name(journalIndex)) + " (" + e.getMessage() + ")");
         }
     }
 

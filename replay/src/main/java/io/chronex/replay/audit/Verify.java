@@ -111,67 +111,85 @@ final class Verify {
         }
         final KeptSnapshots kept = new KeptSnapshots(data, config, out);
         final NavigableMap<Long, Path> snapshots = Checkpoints.snapshots(data.snapshots(), kept.dir());
-        // Checkpoints: the engine's snapshots, and the snapshots the parts start from (a kept one inside a part says
-        // nothing the engine recorded, and each costs a hash of the state).
-        final NavigableMap<Long, Path> checked = Checkpoints.snapshots(data.snapshots());
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
-            final List<VerifyPart> parts = plan(commands, after, lastAnswered(events), snapshots, checked);
-            parts.get(0).engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
+            final List<VerifyPart> parts = plan(commands, events, after, data.snapshots(), snapshots);
+            parts.get(0).startWith(snapshot == null ? new MatchingEngine(config) : snapshot.state(), after);
+            // Checkpoints inside parts: the engine's snapshots (a kept one says nothing the engine recorded; each costs a hash).
+            final NavigableMap<Long, Path> engines = Checkpoints.snapshots(data.snapshots());
+            parts.forEach(part -> part.checkAt(engines));
             final VerifyPart.Shared shared = new VerifyPart.Shared(config, commands, events, from, snapshots, kept);
             final int used = Math.min(threads, parts.size());
             if (used == 1) {
-                parts.forEach(part -> part.run(shared));
+                parts.get(0).run(shared);
             } else {
                 runInParallel(parts, shared, used);
             }
-            return merge(parts, System.nanoTime() - start, used);
+            return merge(parts, kept, System.nanoTime() - start, used);
         }
     }
 
     /**
      * The parts: cut at snapshots after {@code after} and before the last command answered, about four parts a thread
      * and each at least {@code minPart} commands long (within a day's file; a part crossing days is taken as long
-     * enough), and only at snapshots that read back whole; each is added to {@code checked}, to be compared where the
-     * part before it ends. One part when one thread runs.
+     * enough), and only where the snapshot reads back whole (its state hash then taken once, and the bytes of the
+     * engine's own kept, as the engine deletes old ones) and the result answering its command is found. One part
+     * when one thread runs.
      */
-    private List<VerifyPart> plan(final SingleChronicleQueue commands, final long after, final long lastAnswered,
-                                  final NavigableMap<Long, Path> snapshots, final NavigableMap<Long, Path> checked) {
+    private List<VerifyPart> plan(final SingleChronicleQueue commands, final SingleChronicleQueue events, final long after,
+                                  final Path engineSnapshots, final NavigableMap<Long, Path> snapshots) {
         final RollCycle roll = commands.rollCycle();
         final List<VerifyPart> parts = new ArrayList<>();
-        long previous = after;
-        Path previousFile = null;
+        final long lastAnswered = lastAnswered(events);
+        VerifyPart.Boundary previous = null;
+        long previousIndex = after;
         if (threads > 1 && lastAnswered > after) {
             final long first = after >= 0 ? after : commands.firstIndex();
             final long shortest = roll.toCycle(first) != roll.toCycle(lastAnswered) ? minPart
                 : Math.max(minPart, (roll.toSequenceNumber(lastAnswered) - roll.toSequenceNumber(first)) / (threads * 4L));
-            for (final var candidate : snapshots.subMap(after, false, lastAnswered, false).entrySet()) {
-                final long index = candidate.getKey();
-                final boolean sameDay = previous >= 0 && roll.toCycle(previous) == roll.toCycle(index);
-                final long length = sameDay ? roll.toSequenceNumber(index) - roll.toSequenceNumber(previous)
-                    : previous < 0 ? roll.toSequenceNumber(index) : Long.MAX_VALUE;
-                if (length < shortest || !readsBack(candidate.getValue())) {
-                    continue;
+            try (ExcerptTailer seek = events.createTailer()) {
+                for (final var candidate : snapshots.subMap(after, false, lastAnswered, false).entrySet()) {
+                    final long index = candidate.getKey();
+                    final boolean sameDay = previousIndex >= 0 && roll.toCycle(previousIndex) == roll.toCycle(index);
+                    final long length = sameDay ? roll.toSequenceNumber(index) - roll.toSequenceNumber(previousIndex)
+                        : previousIndex < 0 ? roll.toSequenceNumber(index) : Long.MAX_VALUE;
+                    if (length < shortest) {
+                        continue;
+                    }
+                    final VerifyPart.Boundary boundary = boundary(candidate.getValue(), index, engineSnapshots, events, seek);
+                    if (boundary != null) {
+                        parts.add(new VerifyPart(parts.size(), previous, boundary));
+                        previous = boundary;
+                        previousIndex = index;
+                    }
                 }
-                checked.put(index, candidate.getValue());
-                parts.add(new VerifyPart(parts.size(), previous, previousFile, index));
-                previous = index;
-                previousFile = candidate.getValue();
             }
         }
-        parts.add(new VerifyPart(parts.size(), previous, previousFile, Long.MAX_VALUE));
-        parts.forEach(part -> part.checkAt(checked));
+        parts.add(new VerifyPart(parts.size(), previous, null));
         return parts;
     }
 
-    /** Whether a snapshot's bytes are whole (its checksum checked); one that is not is said and passed over. */
-    private boolean readsBack(final Path file) {
+    /**
+     * A snapshot where two parts can meet, or null (said) when it does not read back whole or the result answering
+     * its command is not where a binary search over the events finds it.
+     */
+    private VerifyPart.Boundary boundary(final Path file, final long journalIndex, final Path engineSnapshots,
+                                         final SingleChronicleQueue events, final ExcerptTailer seek) {
+        final byte[] bytes;
+        final long hash;
         try {
-            MatchingEngine.stateHashOf(Files.readAllBytes(file));
-            return true;
+            bytes = Files.readAllBytes(file);
+            hash = MatchingEngine.stateHashOf(bytes);
         } catch (final IOException | RuntimeException e) {
             out.println("note: not starting a part from " + file + ": " + e.getMessage());
-            return false;
+            return null;
         }
+        final long answer = VerifyPart.answering(events, seek, journalIndex);
+        if (answer < 0) {
+            out.printf("note: not starting a part from %s: the result answering journal index 0x%x is not where the events'"
+                + " order puts it%n", file, journalIndex);
+            return null;
+        }
+        return new VerifyPart.Boundary(journalIndex, answer, file, hash, file.getParent().equals(engineSnapshots) ? bytes : null);
     }
 
     /** The journal index the last events excerpt answers; -1 when there is none (or it does not decode). */
@@ -219,14 +237,18 @@ final class Verify {
         }
     }
 
-    /** The parts' findings in journal order, up to the first difference; prints what each said. */
-    private Outcome merge(final List<VerifyPart> parts, final long nanos, final int used) {
+    /**
+     * The parts' findings in journal order, up to the first difference (or failure, rethrown); prints what each said,
+     * and takes back the snapshots that parts from there on kept.
+     */
+    private Outcome merge(final List<VerifyPart> parts, final KeptSnapshots kept, final long nanos, final int used) {
         long verified = 0;
         long replayed = 0;
         int equal = 0;
         long lastEqual = -1;
         String lastEqualWhat = null;
-        for (final VerifyPart part : parts) {
+        for (int i = 0; i < parts.size(); i++) {
+            final VerifyPart part = parts.get(i);
             out.print(part.said());
             verified += part.verified;
             replayed += part.replayed;
@@ -235,7 +257,11 @@ final class Verify {
                 lastEqual = part.checkpoints.lastEqual;
                 lastEqualWhat = part.checkpoints.lastEqualWhat;
             }
-            if (part.mismatch >= 0) {
+            if (part.failure != null || part.mismatch >= 0) {
+                parts.subList(i, parts.size()).forEach(later -> later.keptAt.forEach(kept::withdraw));
+                if (part.failure != null) {
+                    throw part.failure;
+                }
                 Checkpoints.sayWhere(out, equal, lastEqual, lastEqualWhat);
                 return new Outcome(verified, 1, part.mismatch, -1, nanos, replayed, equal, parts.size(), used);
             }

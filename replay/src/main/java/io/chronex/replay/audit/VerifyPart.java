@@ -19,21 +19,36 @@ import net.openhft.chronicle.wire.DocumentContext;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.NavigableMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One part of a verify run: the results answering the commands after journal index {@code after} up to {@code upTo},
- * re-executed from the state after {@code after} (the snapshot there, or the engine given) and compared byte for byte
- * in the events' encoding but for the recorded header's own fields (journal index, routing, timestamps), where each
- * field lies in the mapped file ({@link EventCodec#matches}, over an {@link ExcerptWalk}). Stops at its first
- * difference. What it says is kept until the run prints the parts in order.
+ * One part of a verify run: the results from the one after {@code start} (a snapshot and the result answering its
+ * command; null: the journal's start) up to the one at {@code end} (null: the events' end), re-executed from the
+ * state after {@code start} and compared byte for byte in the events' encoding but for the recorded header's own
+ * fields (journal index, routing, timestamps), where each field lies in the mapped file ({@link EventCodec#matches},
+ * over an {@link ExcerptWalk}). Parts meet at events indices, so each result is read by exactly one part, and a
+ * part must reach its end's state hash. Stops at its first difference. What it says is kept until the run prints the
+ * parts in order.
  */
 final class VerifyPart {
+    /**
+     * Where two parts meet: the snapshot taken after journal index {@code journalIndex}, read back once when the run
+     * was planned ({@code hash} its state hash; {@code bytes} kept for the engine's own snapshots, which the engine
+     * deletes as it writes new ones), and the events index of the result answering that command.
+     */
+    record Boundary(long journalIndex, long eventsIndex, Path file, long hash, byte[] bytes) {
+        /** The snapshot's directory and name: snapshots/... for the engine's, snapshots-CONFIGHASH/... for a kept one. */
+        String name() {
+            return file.getParent().getFileName() + "/" + file.getFileName();
+        }
+    }
+
     /** What every part of a run reads and where it keeps snapshots. */
     static final class Shared {
         final EngineConfig config;
@@ -45,7 +60,7 @@ final class VerifyPart {
         final KeptSnapshots kept;
         /** A snapshot kept every this many commands a part re-executes ({@code -Dchronex.audit.verifyKeepEvery=N} for tests). */
         final long keepEvery = Math.max(1, Long.getLong("chronex.audit.verifyKeepEvery", 1_000_000));
-        /** The first part that found a difference; later parts are not started, and those running stop. */
+        /** The first part that found a difference or failed; later parts are not started, and those running stop. */
         final AtomicInteger firstDifferentPart = new AtomicInteger(Integer.MAX_VALUE);
 
         Shared(final EngineConfig config, final SingleChronicleQueue commands, final SingleChronicleQueue events, final long from,
@@ -60,11 +75,11 @@ final class VerifyPart {
     }
 
     private final int number;
-    private final long after;
-    private final Path startFrom;
-    private final long upTo;
-    /** The state after {@code after}; restored from {@code startFrom} when the part starts if not given. */
-    MatchingEngine engine;
+    private final Boundary start;
+    private final Boundary end;
+    /** The first part's state: a fresh engine, or --from's snapshot (then {@code after} is its journal index). */
+    private MatchingEngine engine;
+    private long after = -1;
     Checkpoints checkpoints;
     long verified;
     long replayed;
@@ -72,6 +87,10 @@ final class VerifyPart {
     long mismatch = -1;
     /** Commands journalled after the last result (the last part only); -1 otherwise or when stopped by a difference. */
     long unanswered = -1;
+    /** What went wrong other than a difference (a snapshot gone, an I/O error), or null. */
+    RuntimeException failure;
+    /** Snapshots this part kept in DIR/audit-index (journal indices): withdrawn when an earlier part differs. */
+    final List<Long> keptAt = new ArrayList<>();
 
     private final ByteArrayOutputStream said = new ByteArrayOutputStream();
     private final PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8);
@@ -81,21 +100,24 @@ final class VerifyPart {
     private final Result recorded = new Result();
     private final Result now = new Result();
 
-    /**
-     * @param after     the journal index the part's state is the state after (-1: the start of the journal)
-     * @param startFrom the snapshot taken after {@code after}, or null when the engine is given
-     * @param upTo      the last journal index whose result is the part's (Long.MAX_VALUE: to the end)
-     */
-    VerifyPart(final int number, final long after, final Path startFrom, final long upTo) {
+    VerifyPart(final int number, final Boundary start, final Boundary end) {
         this.number = number;
-        this.after = after;
-        this.startFrom = startFrom;
-        this.upTo = upTo;
+        this.start = start;
+        this.end = end;
+        if (start != null) {
+            after = start.journalIndex();
+        }
     }
 
-    /** The snapshots whose states the part compares with its own where it passes them: those of {@code snapshots} inside it. */
+    /** The first part's engine: the state after journal index {@code after} (-1: a fresh engine). */
+    void startWith(final MatchingEngine engine, final long after) {
+        this.engine = engine;
+        this.after = after;
+    }
+
+    /** The engine's own snapshots inside the part, compared where the part passes them (its end is compared anyway). */
     void checkAt(final NavigableMap<Long, Path> snapshots) {
-        checkpoints = new Checkpoints(snapshots, after, upTo);
+        checkpoints = new Checkpoints(snapshots, after, end == null ? Long.MAX_VALUE : end.journalIndex());
     }
 
     /** What the part printed: notes, and the difference it found. */
@@ -103,82 +125,149 @@ final class VerifyPart {
         return said.toString(StandardCharsets.UTF_8);
     }
 
+    /** Runs the part; whatever it throws is kept ({@link #failure}) for the run to report in journal order. */
     void run(final Shared shared) {
-        if (engine == null) {
-            try {
-                engine = MatchingEngine.restore(Files.readAllBytes(startFrom));
-            } catch (final IOException e) {
-                throw new UncheckedIOException("cannot read " + startFrom + ": " + e.getMessage(), e);
+        try (ExcerptTailer commandTailer = shared.commands.createTailer(); ExcerptTailer eventTailer = shared.events.createTailer()) {
+            if (start == null ? restoreFirst(shared.events, commandTailer, eventTailer) : restore(commandTailer, eventTailer)) {
+                walk(shared, commandTailer, eventTailer);
             }
-        }
-        final ExcerptTailer commandTailer = shared.commands.createTailer();
-        final ExcerptTailer eventTailer = shared.events.createTailer();
-        if (after >= 0) {
-            positionAfter(shared.events, commandTailer, eventTailer);
-        }
-        try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
-            long sinceKept = 0;
-            long last = after;
-            while (eventWalk.next()) {
-                if ((++sinceKept & 0xFFFF) == 0 && shared.firstDifferentPart.get() < number) {
-                    return; // an earlier part differs: what this one finds is never printed
-                }
-                final DecodeStatus status = EventCodec.readAnsweredAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header);
-                if (status == DecodeStatus.OK && header.commandIndex > upTo) {
-                    break;
-                }
-                final boolean compare = shared.from < 0 || status != DecodeStatus.OK || header.commandIndex >= shared.from;
-                mismatch = verifyOne(status, eventWalk, commandWalk, compare);
-                if (mismatch < 0) {
-                    if (compare) {
-                        verified++;
-                    } else {
-                        replayed++;
-                    }
-                    // The result was equal; the state after it is compared where a checkpoint says what it was.
-                    if (header.checkpoint && !checkpoints.checkRecorded(header.commandIndex, header.stateHash, engine, out)
-                        || !checkpoints.check(header.commandIndex, engine, out)) {
-                        mismatch = header.commandIndex;
-                    }
-                }
-                if (mismatch >= 0) {
-                    shared.firstDifferentPart.accumulateAndGet(number, Math::min);
-                    return;
-                }
-                last = header.commandIndex;
-                if (sinceKept % shared.keepEvery == 0 && !shared.snapshots.containsKey(last)) {
-                    shared.kept.save(last, engine);
-                }
-            }
-            if (upTo != Long.MAX_VALUE && last != upTo) {
-                out.printf("MISMATCH: the events end at journal index 0x%x, before 0x%x, which they answered when this run began%n",
-                    last, upTo);
-                mismatch = Math.max(0, last);
+        } catch (final RuntimeException e) {
+            failure = e;
+        } finally {
+            engine = null; // the run holds every part until the end: not every part's state
+            if (mismatch >= 0 || failure != null) {
                 shared.firstDifferentPart.accumulateAndGet(number, Math::min);
-            } else if (upTo == Long.MAX_VALUE) {
-                unanswered = count(commandWalk);
             }
         }
     }
 
     /**
-     * Moves the command tailer past the command at {@code after} (in the state already), and the event tailer to the
-     * result answering the next one, found by binary search over the events queue (they answer the journal in order).
+     * Restores the state at the part's start from the snapshot's bytes as planned (read again if not kept), and checks
+     * that the restored engine has the snapshot's state hash; then stands both tailers after the start. False (having
+     * said why) when the restore does not give that state.
      */
-    private void positionAfter(final SingleChronicleQueue events, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
-        if (!commandTailer.moveToIndex(after)) {
-            throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(after));
+    private boolean restore(final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+        final byte[] bytes;
+        try {
+            bytes = start.bytes() != null ? start.bytes() : Files.readAllBytes(start.file());
+        } catch (final IOException e) {
+            throw new IllegalStateException("snapshot " + start.file() + " could not be read again (" + e.getMessage() + "): it was there"
+                + " when verify began; run verify again, or with --threads 1", e);
         }
-        try (DocumentContext dc = commandTailer.readingDocument()) {
+        if (MatchingEngine.stateHashOf(bytes) != start.hash()) {
+            throw new IllegalStateException("snapshot " + start.file() + " changed while verify ran; run verify again, or with"
+                + " --threads 1");
+        }
+        engine = MatchingEngine.restore(bytes);
+        if (engine.stateHash() != start.hash()) {
+            out.printf("MISMATCH: the engine restored from %s has state hash %x, not the %x the snapshot records: a part cannot start"
+                + " there (verify with --threads 1)%n", start.name(), engine.stateHash(), start.hash());
+            mismatch = start.journalIndex();
+            return false;
+        }
+        skipTo(commandTailer, start.journalIndex(), "the journal");
+        skipTo(eventTailer, start.eventsIndex(), "the events queue");
+        return true;
+    }
+
+    /** Moves the tailer past the excerpt at {@code index}. */
+    private static void skipTo(final ExcerptTailer tailer, final long index, final String queue) {
+        if (!tailer.moveToIndex(index)) {
+            throw new IllegalStateException(queue + " has no excerpt at index 0x" + Long.toHexString(index) + " any more");
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
             if (!dc.isPresent()) {
-                throw new IllegalStateException("the journal ends at the snapshot's index 0x" + Long.toHexString(after));
+                throw new IllegalStateException(queue + " ends before index 0x" + Long.toHexString(index));
             }
         }
-        final long next = TimeSeek.firstAtOrAfter(events, eventTailer, after + 1, TimeSeek.commandAnswered());
-        if (next < 0) {
-            eventTailer.toEnd();
-        } else if (!eventTailer.moveToIndex(next)) {
-            throw new IllegalStateException("cannot move to events index 0x" + Long.toHexString(next));
+    }
+
+    /**
+     * The first part: from the journal's start, or after --from's snapshot, whose command's result is found by
+     * binary search over the events queue (they answer the journal in order) and checked to be it; where the search
+     * does not land on it, by reading the results from the first.
+     */
+    private boolean restoreFirst(final SingleChronicleQueue events, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+        if (after < 0) {
+            return true;
+        }
+        skipTo(commandTailer, after, "the journal");
+        final long answer = answering(events, eventTailer, after);
+        if (answer >= 0) {
+            skipTo(eventTailer, answer, "the events queue");
+            return true;
+        }
+        eventTailer.toStart();
+        final EventHeader seek = new EventHeader();
+        while (true) {
+            final long index;
+            try (DocumentContext dc = eventTailer.readingDocument()) {
+                if (!dc.isPresent()) {
+                    return true;
+                }
+                index = dc.index();
+                if (EventCodec.readHeader(dc.wire().bytes(), seek) != DecodeStatus.OK || seek.commandIndex <= after) {
+                    continue;
+                }
+            }
+            eventTailer.moveToIndex(index);
+            return true;
+        }
+    }
+
+    /** The events index of the result answering journal index {@code journalIndex}, found by binary search and checked; else -1. */
+    static long answering(final SingleChronicleQueue events, final ExcerptTailer tailer, final long journalIndex) {
+        final long found = TimeSeek.firstAtOrAfter(events, tailer, journalIndex, TimeSeek.commandAnswered());
+        if (found < 0 || !tailer.moveToIndex(found)) {
+            return -1;
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
+            return dc.isPresent() && TimeSeek.commandAnswered().of(dc.wire().bytes()) == journalIndex ? found : -1;
+        }
+    }
+
+    /** The part's results, from where the tailers stand to the end's result (or the events' end). */
+    private void walk(final Shared shared, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+        try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
+            long walked = 0;
+            while (eventWalk.next()) {
+                if ((++walked & 0xFFFF) == 0 && shared.firstDifferentPart.get() < number) {
+                    return; // an earlier part differs: what this one finds is never printed
+                }
+                final DecodeStatus status = EventCodec.readAnsweredAt(eventWalk.in(), eventWalk.offset(), eventWalk.length(), header);
+                final boolean compare = shared.from < 0 || status != DecodeStatus.OK || header.commandIndex >= shared.from;
+                mismatch = verifyOne(status, eventWalk, commandWalk, compare);
+                if (mismatch >= 0) {
+                    return;
+                }
+                if (compare) {
+                    verified++;
+                } else {
+                    replayed++;
+                }
+                // The result was equal; the state after it is compared where a checkpoint says what it was.
+                final boolean last = end != null && eventWalk.index() == end.eventsIndex();
+                if (header.checkpoint && !checkpoints.checkRecorded(header.commandIndex, header.stateHash, engine, out)
+                    || !checkpoints.check(header.commandIndex, engine, out)
+                    || last && !checkpoints.checkSnapshot(header.commandIndex, end.name(), end.hash(), engine, out)) {
+                    mismatch = header.commandIndex;
+                    return;
+                }
+                if (last) {
+                    return;
+                }
+                if (walked % shared.keepEvery == 0 && !shared.snapshots.containsKey(header.commandIndex)
+                    && shared.kept.save(header.commandIndex, engine, out)) {
+                    keptAt.add(header.commandIndex);
+                }
+            }
+            if (end != null) {
+                out.printf("MISMATCH: the events end before the result answering journal index 0x%x (events index 0x%x), which they"
+                    + " had when this run began%n", end.journalIndex(), end.eventsIndex());
+                mismatch = end.journalIndex();
+            } else {
+                unanswered = count(commandWalk);
+            }
         }
     }
 

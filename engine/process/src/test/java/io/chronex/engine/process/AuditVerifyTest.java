@@ -250,6 +250,70 @@ class AuditVerifyTest {
         }
     }
 
+    @Test
+    void resultsAnsweredTwiceAcrossWherePartsMeetAreFoundAsOnePassFindsThem() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(dir), COMMANDS, 7);
+        AuditJournals.answer(data);
+        System.setProperty("chronex.audit.verifyPart", "300");
+        System.setProperty("chronex.audit.verifyKeepEvery", "400");
+        try {
+            assertEquals(0, audit("verify", "--data-dir", dir.toString(), "--config", CONFIG.toString(), "--threads", "1").exit());
+            // The same journal, its results rewritten with the 1,101st to 1,300th answered twice: a part meets the next at the
+            // snapshot kept after the 1,200th command, inside the block given twice.
+            final Path twice = tmp.resolve("twice");
+            copy(dir, twice);
+            deleteEvents(twice);
+            final List<byte[]> results = new ArrayList<>();
+            try (SingleChronicleQueue events = data.events()) {
+                final ExcerptTailer tailer = events.createTailer();
+                for (DocumentContext dc = tailer.readingDocument(); dc.isPresent(); dc = tailer.readingDocument()) {
+                    results.add(dc.wire().bytes().toByteArray());
+                    dc.close();
+                }
+            }
+            try (SingleChronicleQueue events = DataDirectory.open(twice).events()) {
+                final net.openhft.chronicle.queue.ExcerptAppender appender = events.createAppender();
+                final List<byte[]> order = new ArrayList<>(results.subList(0, 1_300));
+                order.addAll(results.subList(1_100, results.size()));
+                for (final byte[] result : order) {
+                    try (DocumentContext dc = appender.writingDocument()) {
+                        dc.wire().bytes().write(result);
+                    }
+                }
+            }
+            final Run one = audit("verify", "--data-dir", twice.toString(), "--config", CONFIG.toString(), "--threads", "1");
+            final Run two = audit("verify", "--data-dir", twice.toString(), "--config", CONFIG.toString(), "--threads", "2");
+            assertEquals(1, one.exit(), one.output());
+            assertTrue(one.output().contains("skipped or answered twice"), one.output());
+            assertTrue(two.output().contains("parts cut at snapshots, on 2 threads"), two.output());
+            assertEquals(1, two.exit(), two.output());
+            assertTrue(two.output().contains("skipped or answered twice"), two.output());
+            assertEquals(resultLine(one), resultLine(two), "the same first difference and counts");
+        } finally {
+            System.clearProperty("chronex.audit.verifyPart");
+            System.clearProperty("chronex.audit.verifyKeepEvery");
+        }
+    }
+
+    /** The RESULT line of a run, without the checkpoints (parts add their meeting points). */
+    private static String resultLine(final Run run) {
+        return run.output().lines().filter(line -> line.startsWith("RESULT")).findFirst().orElse("")
+            .replaceAll(" checkpoints_equal=\\d+", "");
+    }
+
+    private static void deleteEvents(final Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("events"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(file -> {
+                try {
+                    Files.delete(file);
+                } catch (final IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
     /** The checkpoints in the events: {journal index answered, state hash}, in order. */
     private static List<long[]> checkpoints(final DataDirectory data) {
         final List<long[]> found = new ArrayList<>();
