@@ -77,8 +77,11 @@ public final class EngineService implements AutoCloseable {
     });
     /** Commands left before the periodic snapshot; a countdown rather than a division per command. */
     private long untilSnapshot;
-    /** The engine's command count at the last checkpoint: a malformed command leaves the count, and must not repeat it. */
-    private long lastCheckpointCount;
+    /**
+     * The engine's command count at which the next checkpoint falls (Long.MAX_VALUE: none): a comparison per command
+     * rather than a division. The count rises by one per command applied, and a malformed command leaves it.
+     */
+    private long nextCheckpointCount;
     /** The sealed state the current command's checkpoint hashed, or null. */
     private byte[] checkpointState;
 
@@ -156,8 +159,8 @@ public final class EngineService implements AutoCloseable {
         this.replayedCommands = replayed;
         this.replayNanos = System.nanoTime() - replayStart;
         this.lastAnswered = recoveredThrough;
-        // A checkpoint at the recovered count was written by the instance that answered it.
-        this.lastCheckpointCount = engine.commandCount();
+        // A checkpoint at the recovered count was written by the instance that answered it: the next one is after it.
+        this.nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
         this.recoveryNanos = System.nanoTime() - start;
     }
 
@@ -305,9 +308,8 @@ public final class EngineService implements AutoCloseable {
         header.checkpoint = false;
         header.stateHash = 0;
         checkpointState = null;
-        final long count = engine.commandCount();
-        if (checkpointEvery > 0 && count > 0 && count % checkpointEvery == 0 && count != lastCheckpointCount) {
-            lastCheckpointCount = count;
+        if (engine.commandCount() == nextCheckpointCount) {
+            nextCheckpointCount += checkpointEvery;
             checkpointState = MatchingEngine.sealSnapshot(engine.snapshotUnsealed());
             header.checkpoint = true;
             header.stateHash = MatchingEngine.sealedStateHash(checkpointState);
