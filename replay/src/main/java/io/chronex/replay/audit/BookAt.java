@@ -146,7 +146,7 @@ public final class BookAt {
                     }
                     replayed++;
                     if (replayed % keepEvery == 0) {
-                        saver.save(walk.index(), engine);
+                        saver.save(walk.index(), engine, out);
                     }
                 }
             }

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The audit tools' own engine snapshots, kept in {@code DIR/audit-index/snapshots-CONFIGHASH} as {@code book}
@@ -20,8 +21,8 @@ import java.nio.file.Path;
 final class KeptSnapshots {
     private final Path dir;
     private final PrintStream out;
-    private int saved;
-    private boolean failed;
+    private final AtomicInteger saved = new AtomicInteger();
+    private volatile boolean failed;
 
     KeptSnapshots(final DataDirectory data, final EngineConfig config, final PrintStream out) {
         this.dir = dir(data, config);
@@ -39,9 +40,10 @@ final class KeptSnapshots {
 
     /**
      * Keeps the engine's state after the command at journalIndex, unless a snapshot of it is there already; true when
-     * it wrote one. A directory that cannot be written is said once, to {@code out}.
+     * it wrote one. A directory that cannot be written is said once, to {@code out}. Parts of a verify call it from
+     * their own threads: each copies its own engine, and only the counts are shared.
      */
-    synchronized boolean save(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
+    boolean save(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
         if (failed) {
             return false;
         }
@@ -52,25 +54,22 @@ final class KeptSnapshots {
             }
             Files.createDirectories(dir);
             IndexFile.replace(file, engine.snapshot());
-            saved++;
+            saved.incrementAndGet();
             return true;
         } catch (final IOException e) {
-            failed = true;
-            out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next run replays as far");
+            if (!failed) {
+                failed = true;
+                out.println("note: cannot keep snapshots in " + dir + " (" + e.getMessage() + "): the next run replays as far");
+            }
             return false;
         }
     }
 
-    /** Keeps the engine's state after the command at journalIndex (see above), saying a failure to this tool's output. */
-    void save(final long journalIndex, final MatchingEngine engine) {
-        save(journalIndex, engine, out);
-    }
-
     /** Takes back a snapshot this run kept (one whose state a later check found wrong, or unchecked). */
-    synchronized void withdraw(final long journalIndex) {
+    void withdraw(final long journalIndex) {
         try {
             if (Files.deleteIfExists(dir.resolve(SnapshotFiles.name(journalIndex)))) {
-                saved--;
+                saved.decrementAndGet();
             }
         } catch (final IOException e) {
             out.println("note: cannot delete " + dir.resolve(SnapshotFiles.name(journalIndex)) + " (" + e.getMessage() + ")");
@@ -78,7 +77,7 @@ final class KeptSnapshots {
     }
 
     /** Snapshots written by this instance. */
-    synchronized int saved() {
-        return saved;
+    int saved() {
+        return saved.get();
     }
 }

@@ -117,7 +117,7 @@ final class Verify {
             // Checkpoints inside parts: the engine's snapshots (a kept one says nothing the engine recorded; each costs a hash).
             final NavigableMap<Long, Path> engines = Checkpoints.snapshots(data.snapshots());
             parts.forEach(part -> part.checkAt(engines));
-            final VerifyPart.Shared shared = new VerifyPart.Shared(config, commands, events, from, snapshots, kept);
+            final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept);
             final int used = Math.min(threads, parts.size());
             if (used == 1) {
                 parts.get(0).run(shared);

@@ -1,7 +1,6 @@
 package io.chronex.replay.audit;
 
 import io.chronex.api.Command;
-import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.CommandCodec;
@@ -51,7 +50,6 @@ final class VerifyPart {
 
     /** What every part of a run reads and where it keeps snapshots. */
     static final class Shared {
-        final EngineConfig config;
         final SingleChronicleQueue commands;
         final SingleChronicleQueue events;
         /** Results answering journal indices from here on are compared; earlier ones applied only (-1: all compared). */
@@ -63,9 +61,8 @@ final class VerifyPart {
         /** The first part that found a difference or failed; later parts are not started, and those running stop. */
         final AtomicInteger firstDifferentPart = new AtomicInteger(Integer.MAX_VALUE);
 
-        Shared(final EngineConfig config, final SingleChronicleQueue commands, final SingleChronicleQueue events, final long from,
+        Shared(final SingleChronicleQueue commands, final SingleChronicleQueue events, final long from,
                final NavigableMap<Long, Path> snapshots, final KeptSnapshots kept) {
-            this.config = config;
             this.commands = commands;
             this.events = events;
             this.from = from;
