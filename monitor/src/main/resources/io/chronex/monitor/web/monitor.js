@@ -107,7 +107,8 @@ function renderCharts(s) {
     scales: { backlog: {} },
     axes: [{}, { label: "per second", size: 60 }, { scale: "backlog", side: 1, label: "backlog", grid: { show: false }, size: 60 }],
     series: [{}, { label: "commands in/s", stroke: COLORS[0], width: 2, value: (u, v) => fmt(v) },
-      { label: "events out/s", stroke: COLORS[2], width: 2, value: (u, v) => fmt(v) },
+      // Dashed: under steady load events out equal commands in (one result per command) and a solid line would hide it.
+      { label: "events out/s", stroke: COLORS[2], width: 2, dash: [6, 6], value: (u, v) => fmt(v) },
       { label: "backlog", stroke: COLORS[1], width: 1, scale: "backlog", value: (u, v) => fmt(v) }],
   }, [hist.time, hist.commandsPerSecond, hist.eventsPerSecond, hist.backlog]);
 }
