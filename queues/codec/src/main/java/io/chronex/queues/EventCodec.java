@@ -360,16 +360,11 @@ public final class EventCodec {
      * checkpoint's state hash too.
      */
     public static DecodeStatus readHeaderAt(final RandomDataInput in, final long at, final long length, final EventHeader header) {
-        final DecodeStatus preamble = readPreamble(in, at, length, header);
-        if (preamble != DecodeStatus.OK) {
-            return preamble;
+        final DecodeStatus status = readAnsweredAt(in, at, length, header);
+        if (status == DecodeStatus.OK) {
+            readRouting(in, at, header);
         }
-        readRouting(in, at, header);
-        if (header.checkpoint) {
-            // The hash ends the excerpt: its last 8 bytes (matches and readAt check the lists' counts against the length).
-            header.stateHash = in.readLong(at + length - STATE_HASH_LENGTH);
-        }
-        return DecodeStatus.OK;
+        return status;
     }
 
     /**
@@ -383,6 +378,7 @@ public final class EventCodec {
         }
         header.commandIndex = in.readLong(at + COMMAND_INDEX_OFFSET);
         if (header.checkpoint) {
+            // The hash ends the excerpt: its last 8 bytes (matches and readAt check the lists' counts against the length).
             header.stateHash = in.readLong(at + length - STATE_HASH_LENGTH);
         }
         return DecodeStatus.OK;

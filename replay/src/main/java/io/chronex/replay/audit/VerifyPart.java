@@ -227,6 +227,7 @@ final class VerifyPart {
     private void walk(final Shared shared, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
         try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
             long walked = 0;
+            long untilKeep = shared.keepEvery; // a countdown, not a division per result
             while (eventWalk.next()) {
                 if ((++walked & 0xFFFF) == 0 && shared.firstDifferentPart.get() < number) {
                     return; // an earlier part differs: what this one finds is never printed
@@ -253,9 +254,11 @@ final class VerifyPart {
                 if (last) {
                     return;
                 }
-                if (walked % shared.keepEvery == 0 && !shared.snapshots.containsKey(header.commandIndex)
-                    && shared.kept.save(header.commandIndex, engine, out)) {
-                    keptAt.add(header.commandIndex);
+                if (--untilKeep == 0) {
+                    untilKeep = shared.keepEvery;
+                    if (!shared.snapshots.containsKey(header.commandIndex) && shared.kept.save(header.commandIndex, engine, out)) {
+                        keptAt.add(header.commandIndex);
+                    }
                 }
             }
             if (end != null) {
