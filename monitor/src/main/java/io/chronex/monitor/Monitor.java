@@ -8,6 +8,7 @@ import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.OutputFile;
 import io.chronex.queues.ReturnHops;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
@@ -132,14 +133,14 @@ public final class Monitor implements AutoCloseable {
             EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));
         }
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
-        final String hlog = args.string("--hlog", null);
+        final Path hlog = OutputFile.option(args, "--hlog");
         final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
         if (http != null && args.flag("--once")) {
             throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
         }
         // The log first: its base time must not be later than the histograms' first interval starts (HdrHistogram's log
         // processor skips intervals that start before the log does).
-        try (HopLog log = hlog == null ? null : new HopLog(Path.of(hlog), System.currentTimeMillis());
+        try (HopLog log = hlog == null ? null : new HopLog(hlog, System.currentTimeMillis());
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),
                  intervalNanos)) {
             monitor.hopLog = log;

@@ -1,6 +1,7 @@
 package io.chronex.replay;
 
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.OutputFile;
 import io.chronex.replay.latency.Baseline;
 import io.chronex.replay.latency.LatencyAnalysis;
 import io.chronex.replay.latency.LatencyReportText;
@@ -85,8 +86,8 @@ public final class LatencyReport {
         final double maxRatio = decimal(args, "--max-ratio", 2.0, 1.0, 1e6);
         final String baseline = args.string("--baseline", null);
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
-        final Path hlogFile = args.string("--hlog", null) == null ? null : Path.of(args.string("--hlog", null));
-        final Path plotFile = args.string("--plot", null) == null ? null : Path.of(args.string("--plot", null));
+        final Path hlogFile = OutputFile.option(args, "--hlog");
+        final Path plotFile = OutputFile.option(args, "--plot");
 
         final LatencyAnalysis analysis;
         final WireToWire.Counts counts;

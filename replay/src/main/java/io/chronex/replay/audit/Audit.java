@@ -4,6 +4,7 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.OutputFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 
@@ -176,6 +177,8 @@ public final class Audit {
     private static int query(final String sub, final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--order-id", "--clordid", "--account", "--session",
             "--gateway-config", "--from", "--to", "--format", "--out"), Set.of(), 1);
+        // Judged before anything is opened: a refused --out leaves every file as it was.
+        final Path file = OutputFile.option(args, "--out");
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
         final EngineConfig config = args.string("--config", null) == null ? null
             : EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
@@ -206,8 +209,7 @@ public final class Audit {
                     throw new Args.UsageException("export needs --format csv or --format jsonl");
                 }
                 final String format = args.choice("--format", null, "csv", "jsonl");
-                final String file = args.string("--out", null);
-                try (PrintStream target = file == null ? null : new PrintStream(Path.of(file).toFile(), StandardCharsets.UTF_8)) {
+                try (PrintStream target = file == null ? null : new PrintStream(file.toFile(), StandardCharsets.UTF_8)) {
                     final long n = Export.write(data, from, to, format.equals("jsonl"), queries, target == null ? out : target);
                     out.println((file == null ? "" : "wrote " + n + " records to " + file + "\n") + "RESULT records=" + n);
                 }

@@ -4,6 +4,7 @@ import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.queues.OutputFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.RunFiles;
@@ -194,7 +195,7 @@ public final class LoadGenMain {
         }
         return new Settings(args.string("--host", "127.0.0.1"), port, sessions, pingpong, rate, duration, count, names, mids,
             args.string("--sender-prefix", "LOAD"), args.string("--target", "CHRONEX"), args.string("--password", null),
-            args.intNumber("--warmup", 1000, 0, 100_000_000), args.path("--hgrm", null),
+            args.intNumber("--warmup", 1000, 0, 100_000_000), OutputFile.option(args, "--hgrm"),
             args.number("--seed", 42, 0, Long.MAX_VALUE), args.flag("--quiet"), args.path("--data-dir", null));
     }
 
