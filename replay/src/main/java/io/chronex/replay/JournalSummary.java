@@ -7,6 +7,7 @@ import io.chronex.api.Side;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
+import io.chronex.queues.QueueGap;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -31,16 +32,29 @@ public final class JournalSummary {
 
         Reads DIR/commands and DIR/events and prints
           RESULT commands=N answered=N duplicates=N missing=N trades=N volume=N notional=N
-        (missing = commands with no result, duplicates = commands answered more than once),
-        then one line per symbol with its final best bid and ask, rebuilt from the events alone.
+                 unreadable=N damaged=N
+        (missing = commands with no result, duplicates = commands answered more than once,
+        unreadable = events excerpts that do not decode, damaged = stretches of either queue that
+        cannot be read although the queue says excerpts follow: bytes zeroed or overwritten; each is
+        printed with its index range), then one line per symbol with its final best bid and ask,
+        rebuilt from the events alone.
+        Exit status: 0 when every command is answered exactly once and nothing is unreadable;
+        1 when anything is missing, answered twice, unreadable or damaged (as it is while an engine is
+        still answering); 2 for a usage error.
         """;
 
     /** What the queues hold. */
     public record Summary(long commands, long answered, long duplicates, long missing, long unreadable, long trades, long volume,
-                          long notional, List<String> symbolLines) {
+                          long notional, List<String> symbolLines, List<QueueGap> damage) {
         public String resultLine() {
             return "RESULT commands=" + commands + " answered=" + answered + " duplicates=" + duplicates + " missing=" + missing
-                + " trades=" + trades + " volume=" + volume + " notional=" + notional;
+                + " trades=" + trades + " volume=" + volume + " notional=" + notional + " unreadable=" + unreadable + " damaged="
+                + damage.size();
+        }
+
+        /** Every command answered exactly once, and every excerpt of both queues read and decoded. */
+        public boolean clean() {
+            return missing == 0 && duplicates == 0 && unreadable == 0 && damage.isEmpty() && answered == commands;
         }
     }
 
@@ -59,24 +73,29 @@ public final class JournalSummary {
             if (summary.unreadable() > 0) {
                 System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");
             }
+            summary.damage().forEach(gap -> System.out.println("damaged: " + gap.describe()));
             System.out.println(summary.resultLine());
             summary.symbolLines().forEach(System.out::println);
-            return 0;
+            return summary.clean() ? 0 : 1;
         });
     }
 
     public static Summary summarize(final DataDirectory data) {
         final LongHashSet journal = new LongHashSet();
+        final List<QueueGap> damage = new ArrayList<>();
         try (SingleChronicleQueue commands = data.commands()) {
             final ExcerptTailer tailer = commands.createTailer();
+            long last = -1;
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
                         break;
                     }
-                    journal.add(dc.index());
+                    last = dc.index();
+                    journal.add(last);
                 }
             }
+            addGap(damage, QueueGap.after(commands, last));
         }
         final EventsRead read = new EventsRead();
         final long unreadable;
@@ -86,6 +105,7 @@ public final class JournalSummary {
                     // until caught up with what is there
                 }
                 unreadable = tail.unreadable();
+                addGap(damage, QueueGap.after(events, tail.lastIndex()));
             }
         }
         final LongHashSet answered = read.answered;
@@ -101,7 +121,13 @@ public final class JournalSummary {
             + " best_bid=" + (sides.get(Side.BUY.ordinal()).isEmpty() ? "none" : sides.get(Side.BUY.ordinal()).lastKey())
             + " best_ask=" + (sides.get(Side.SELL.ordinal()).isEmpty() ? "none" : sides.get(Side.SELL.ordinal()).firstKey())));
         return new Summary(journal.size(), answered.size(), read.duplicates, missing, unreadable, read.trades, read.volume, read.notional,
-            symbolLines);
+            symbolLines, List.copyOf(damage));
+    }
+
+    private static void addGap(final List<QueueGap> damage, final QueueGap gap) {
+        if (gap != null) {
+            damage.add(gap);
+        }
     }
 
     /** What the events say, excerpt by excerpt, through the readers' shared {@link EventTail}. */

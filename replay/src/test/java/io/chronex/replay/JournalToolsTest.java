@@ -73,7 +73,8 @@ class JournalToolsTest {
             events.createAppender();
         }
         final java.util.Map<Path, String> before = fingerprint(dir);
-        assertEquals(0, JournalSummary.exitCode(new String[] {"--data-dir", dir.toString()}));
+        // Three commands, none answered (no engine ran): reported, and not as success.
+        assertEquals(1, JournalSummary.exitCode(new String[] {"--data-dir", dir.toString()}));
         assertEquals(before, fingerprint(dir), "journal-summary changed files it only had to read");
     }
 
@@ -114,8 +115,87 @@ class JournalToolsTest {
             answer(appender, journal.get(3), 1, 2, resting);
         }
         final JournalSummary.Summary summary = JournalSummary.summarize(data);
-        assertEquals("RESULT commands=5 answered=3 duplicates=1 missing=2 trades=2 volume=4 notional=400", summary.resultLine());
+        assertEquals("RESULT commands=5 answered=3 duplicates=1 missing=2 trades=2 volume=4 notional=400 unreadable=0 damaged=0",
+            summary.resultLine());
         assertEquals(List.of("symbol=7 best_bid=100 best_ask=none"), summary.symbolLines());
+    }
+
+    /**
+     * 4 KiB zeroed in the middle of a queue file: Chronicle's tailer stops there as at the end, while the
+     * queue's index still counts what follows. journal-summary names the queue and the unreadable indices,
+     * and exits 1, for the events queue and for the journal alike.
+     */
+    @Test
+    void summaryFindsAStretchZeroedInTheMiddleOfEitherQueue() throws Exception {
+        final Path dir = tmp.resolve("zeroed");
+        final DataDirectory data = DataDirectory.open(dir);
+        final List<Long> journal = appendCommands(data, 20_000);
+        final Result result = new Result();
+        result.reset(CommandType.NEW_ORDER);
+        try (SingleChronicleQueue events = data.events()) {
+            final ExcerptAppender appender = events.createAppender();
+            for (final long index : journal) {
+                answer(appender, index, 1, 2, result);
+            }
+        }
+        final JournalSummary.Summary clean = JournalSummary.summarize(data);
+        assertTrue(clean.clean(), clean.resultLine());
+        assertEquals(0, JournalSummary.exitCode(new String[] {"--data-dir", dir.toString()}));
+
+        final Path eventsFile = zeroMiddle(dir.resolve("events"));
+        final JournalSummary.Summary afterEvents = JournalSummary.summarize(data);
+        assertEquals(1, afterEvents.damage().size(), afterEvents.resultLine());
+        final io.chronex.queues.QueueGap gap = afterEvents.damage().get(0);
+        assertTrue(gap.describe().contains(dir.resolve("events").toString()), gap.describe());
+        assertTrue(gap.firstReadable() > gap.from(), gap.describe());
+        // What was read before the gap, the gap and what follows it are the 20,000 excerpts, one after another.
+        final long first = journalFirstIndex(dir.resolve("events"));
+        assertEquals(gap.from() - first, afterEvents.answered(), gap.describe());
+        assertEquals(20_000, afterEvents.answered() + gap.unreadableExcerpts() + gap.lastIndex() - gap.firstReadable() + 1, gap.describe());
+        assertTrue(gap.unreadableExcerpts() >= 4096 / (EventCodec.HEADER_LENGTH + 4), gap.describe());
+        assertTrue(afterEvents.missing() > 0 && !afterEvents.clean(), afterEvents.resultLine());
+        assertTrue(afterEvents.resultLine().endsWith(" damaged=1"), afterEvents.resultLine());
+        assertEquals(1, JournalSummary.exitCode(new String[] {"--data-dir", dir.toString()}));
+        assertTrue(eventsFile.toString().endsWith(".cq4"), eventsFile.toString());
+
+        zeroMiddle(dir.resolve("commands"));
+        final JournalSummary.Summary afterBoth = JournalSummary.summarize(data);
+        assertEquals(2, afterBoth.damage().size(), afterBoth.resultLine());
+        assertTrue(afterBoth.damage().get(0).describe().contains(dir.resolve("commands").toString()), afterBoth.damage().toString());
+        assertTrue(afterBoth.commands() < 20_000, afterBoth.resultLine());
+    }
+
+    /** Zeroes 4 KiB at the middle of the queue's one cycle file (past its header and first index pages); returns the file. */
+    private static Path zeroMiddle(final Path queueDir) throws java.io.IOException {
+        final Path file;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(queueDir)) {
+            file = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        final long written;
+        try (SingleChronicleQueue queue = net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder.single(queueDir.toFile())
+            .readOnly(true).build()) {
+            final net.openhft.chronicle.queue.ExcerptTailer tailer = queue.createTailer().toEnd();
+            written = tailer.moveToIndex(queue.lastIndex()) ? positionOf(tailer) : -1;
+        }
+        assertTrue(written > 1 << 20, "the excerpts end at " + written);
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(written / 2);
+            raf.write(new byte[4096]);
+        }
+        return file;
+    }
+
+    private static long journalFirstIndex(final Path queueDir) {
+        try (SingleChronicleQueue queue = net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder.single(queueDir.toFile())
+            .readOnly(true).build()) {
+            return queue.firstIndex();
+        }
+    }
+
+    private static long positionOf(final net.openhft.chronicle.queue.ExcerptTailer tailer) {
+        try (DocumentContext dc = tailer.readingDocument()) {
+            return dc.wire().bytes().readPosition();
+        }
     }
 
     @Test

@@ -40,6 +40,11 @@ public final class EventTail implements AutoCloseable {
         return read;
     }
 
+    /** The index of the last excerpt read (decoded or not); -1 before the first, unless the tailer was moved first. */
+    public long lastIndex() {
+        return walk.index();
+    }
+
     /** Excerpts read that could not be decoded. */
     public long unreadable() {
         return unreadable;

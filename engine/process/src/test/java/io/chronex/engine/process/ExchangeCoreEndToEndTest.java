@@ -70,7 +70,8 @@ class ExchangeCoreEndToEndTest {
         assertTrue(engine.waitFor(30, TimeUnit.SECONDS) && engine.exitValue() == 0, "SIGTERM exits 0:\n" + Files.readString(log));
 
         final JournalSummary.Summary summary = JournalSummary.summarize(data);
-        assertEquals("RESULT commands=1001000 answered=1001000 duplicates=0 missing=0 trades=40278 volume=353755 notional=12171843458",
+        assertEquals("RESULT commands=1001000 answered=1001000 duplicates=0 missing=0 trades=40278 volume=353755 notional=12171843458"
+            + " unreadable=0 damaged=0",
             summary.resultLine());
         assertEquals(List.of("symbol=40000 best_bid=34416 best_ask=34417"), summary.symbolLines());
         assertTrue(Files.readString(log).contains("accepted 1001000"), Files.readString(log));
