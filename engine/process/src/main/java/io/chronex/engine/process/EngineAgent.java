@@ -3,6 +3,7 @@ package io.chronex.engine.process;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.RejectReason;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.QueueGap;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.RunFiles;
@@ -28,6 +29,11 @@ final class EngineAgent implements Agent {
     /** The engine thread's CPU, or null when not pinned. */
     private final AffinityLock lock;
     private final DutyCycle.StatusClock status = DutyCycle.StatusClock.everyMinute();
+    /** While idle, how often to ask whether the journal goes on past a stretch the tailer cannot read. */
+    private final DutyCycle.StatusClock stallCheck = new DutyCycle.StatusClock(java.util.concurrent.TimeUnit.SECONDS.toNanos(5),
+        org.agrona.concurrent.SystemNanoClock.INSTANCE);
+    private long answeredAtStallCheck = -1;
+    private QueueGap reportedGap;
     private long answeredAtLastStatus;
     /** A command failed part way: the state may hold half of it, so it must not become a snapshot. */
     private boolean failed;
@@ -109,7 +115,31 @@ final class EngineAgent implements Agent {
         if (status.due()) {
             logStatus();
         }
+        if (!answered && stallCheck.due()) {
+            checkForStall();
+        }
         return answered ? 1 : 0;
+    }
+
+    /**
+     * An engine with nothing to read while the journal says commands follow is stuck at damage in the
+     * journal (zeroed bytes read as "not written yet"): said in the log, with the indices, instead of
+     * waiting without a word while gateways go on appending. Only when idle and nothing was answered for a
+     * whole interval, so it costs the hot path nothing.
+     */
+    private void checkForStall() {
+        final long answeredNow = service.answered();
+        if (answeredNow != answeredAtStallCheck) {
+            answeredAtStallCheck = answeredNow;
+            return;
+        }
+        final QueueGap gap = service.journalGap();
+        if (gap != null && !gap.equals(reportedGap)) {
+            log.log("error: the engine cannot read the journal past index %s: %s. Commands after it stay unanswered until the"
+                + " journal file is restored from a copy (stop the gateways first); the engine keeps waiting", journalIndex(
+                service.lastAnswered()), gap.describe());
+        }
+        reportedGap = gap;
     }
 
     /** At stop, on the engine thread once the command in hand is answered: the snapshot, the last line, the queues closed. */

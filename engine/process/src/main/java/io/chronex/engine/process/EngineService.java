@@ -9,6 +9,7 @@ import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.QueueGap;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
@@ -267,6 +268,11 @@ public final class EngineService implements AutoCloseable {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
             result.rejectMalformed();
         }
+    }
+
+    /** A stretch of the journal after the last command answered that cannot be read although commands follow it; null if none. */
+    public QueueGap journalGap() {
+        return QueueGap.after(commands, lastAnswered);
     }
 
     /** Processes the next command if there is one; returns whether it did. */
