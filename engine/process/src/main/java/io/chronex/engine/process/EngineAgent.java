@@ -55,12 +55,13 @@ final class EngineAgent implements Agent {
      *                             configuration do not fit (said as "engine: reason", exit 2)
      */
     static EngineAgent open(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
-                            final String idleName, final int cpu, final RunFiles log) {
+                            final long storageReserve, final String idleName, final int cpu, final RunFiles log) {
         final AffinityLock lock = cpu < 0 ? null : pin(cpu, log);
         boolean opened = false;
         try {
             final EngineService service = new EngineService(data, config, snapshotEvery, checkpointEvery,
                 message -> log.log("warning: %s", message), message -> log.log("%s", message));
+            service.storageReserve(storageReserve);
             opened = true;
             return new EngineAgent(service, log, data.root(), idleName, lock);
         } catch (final IllegalStateException e) {

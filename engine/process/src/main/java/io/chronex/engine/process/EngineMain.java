@@ -7,6 +7,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 
 import java.nio.file.Path;
@@ -15,7 +16,7 @@ import java.nio.file.Path;
 public final class EngineMain {
     static final String USAGE = """
         Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|yield|busy] [--cpu N] [--snapshot-every N]
-                            [--checkpoint-every N]
+                          [--checkpoint-every N] [--storage-reserve SIZE]
 
         Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
         command to DIR/events. On start it finds the last command answered, restores the newest good
@@ -36,6 +37,10 @@ public final class EngineMain {
           --checkpoint-every N the result of every N-th command the engine applies also carries the engine's
                                state hash (a checkpoint bin/audit verify compares with its own; default 1000000;
                                0 = none). Each costs the engine thread a copy and hash of its state (docs/audit.md)
+          --storage-reserve SIZE  free space to keep on the data directory's filesystem (default 256MiB). Below a
+                               quarter of it the engine reads no further command until space returns, and goes on
+                               by itself (a write past a full disk would kill it); gateways refuse new orders below
+                               the whole reserve, so the engine normally never gets there
           --help           this text
 
         SIGTERM (or Ctrl-C) finishes the command in hand, writes a snapshot and exits 0. Logs go to standard output
@@ -52,11 +57,13 @@ public final class EngineMain {
 
     /** Parses, then recovers and runs the engine's loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every", "--checkpoint-every");
+        final Args args = Args.parse(argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every", "--checkpoint-every",
+            "--storage-reserve");
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final int cpu = args.intNumber("--cpu", -1, 0, Runtime.getRuntime().availableProcessors() - 1);
         final long snapshotEvery = args.number("--snapshot-every", 1_000_000, 0, Long.MAX_VALUE);
         final long checkpointEvery = args.number("--checkpoint-every", EngineService.DEFAULT_CHECKPOINT_EVERY, 0, Long.MAX_VALUE);
+        final long storageReserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final EngineConfig config = EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
         final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
         final RunFiles run;
@@ -66,7 +73,8 @@ public final class EngineMain {
             throw new Args.UsageException(e.getMessage());
         }
         try {
-            return DutyCycle.run("engine", () -> EngineAgent.open(data, config, snapshotEvery, checkpointEvery, idleName, cpu, run),
+            return DutyCycle.run("engine", () -> EngineAgent.open(data, config, snapshotEvery, checkpointEvery, storageReserve, idleName,
+                    cpu, run),
                 IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {
             run.stop();

@@ -11,6 +11,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.SnapshotFiles;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import net.openhft.chronicle.bytes.Bytes;
@@ -69,6 +70,9 @@ public final class EngineService implements AutoCloseable {
     private volatile long snapshotsWritten;
     private final Consumer<String> warn;
     private final Consumer<String> info;
+    /** Free space under the data directory, looked at before each command is read: a result must never be written past it. */
+    private StorageGuard storage;
+    private boolean pausedForStorage;
     /** The newest snapshot copied but not yet picked up by the writer thread, or null. */
     private final AtomicReference<PendingSnapshot> pendingSnapshot = new AtomicReference<>();
     private final ExecutorService snapshotWriter = Executors.newSingleThreadExecutor(task -> {
@@ -124,6 +128,7 @@ public final class EngineService implements AutoCloseable {
         this.snapshots = new SnapshotStore(data.snapshots());
         this.snapshotEvery = snapshotEvery;
         this.warn = warn;
+        this.storage = StorageGuard.forDirectory(data.root(), StorageGuard.DEFAULT_RESERVE);
         this.untilSnapshot = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
@@ -275,8 +280,36 @@ public final class EngineService implements AutoCloseable {
         return QueueGap.after(commands, lastAnswered);
     }
 
+    /** Keeps {@code reserve} bytes free under the data directory (bin/engine --storage-reserve); pauses below a quarter of it. */
+    public void storageReserve(final long reserve) {
+        storage = StorageGuard.forDirectory(commands.file().toPath().getParent(), reserve);
+    }
+
+    /** For tests: free space as a test says it is (a real disk cannot be filled and emptied at will). */
+    void storageGuard(final StorageGuard guard) {
+        storage = guard;
+    }
+
+    /** Whether the engine is paused because the filesystem is nearly full. */
+    public boolean pausedForStorage() {
+        return pausedForStorage;
+    }
+
     /** Processes the next command if there is one; returns whether it did. */
     public boolean poll() {
+        if (storage.level(System.nanoTime()) == StorageGuard.Level.EXHAUSTED) {
+            // Before the command is read: applied and then not written, it would be answered twice after a restart.
+            if (!pausedForStorage) {
+                pausedForStorage = true;
+                warn.accept("paused: " + storage.describe() + "; no command is read until space is freed (the engine goes on by"
+                    + " itself, nothing is lost: commands wait in the journal)");
+            }
+            return false;
+        }
+        if (pausedForStorage) {
+            pausedForStorage = false;
+            warn.accept("resumed: " + storage.describe());
+        }
         try (DocumentContext dc = commandTailer.readingDocument()) {
             if (!dc.isPresent()) {
                 return false;
@@ -290,7 +323,9 @@ public final class EngineService implements AutoCloseable {
             header.hops.engineDoneNanos = System.nanoTime();
             try (DocumentContext out = eventAppender.writingDocument()) {
                 header.hops.engineAppendNanos = System.nanoTime();
+                final long at = out.wire().bytes().writePosition();
                 EventCodec.write(out.wire().bytes(), header, result);
+                storage.wrote(out.wire().bytes().writePosition() - at + Integer.BYTES); // and the excerpt's header
             }
             rejects[result.rejectReason.ordinal()]++;
             lastAnswered = index;

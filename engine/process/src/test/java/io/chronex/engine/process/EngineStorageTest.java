@@ -1,0 +1,68 @@
+package io.chronex.engine.process;
+
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.replay.JournalSummary;
+import io.chronex.runtime.StorageGuard;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An engine whose filesystem fills up pauses before it reads another command (a result it could not
+ * write after applying the command would be applied again after a restart), says so, and goes on by
+ * itself when space returns: every command answered exactly once. The disk is a stand-in whose free
+ * space the test sets (the tmpfs test fills a real one: docs/recovery.md).
+ */
+class EngineStorageTest {
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theEnginePausesBelowAQuarterOfTheReserveAndGoesOnWhenSpaceReturns() throws Exception {
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, 8);
+        final long[] free = {1_000 * MIB};
+        final List<String> warnings = new ArrayList<>();
+        try (EngineService service = new EngineService(data, EngineConfigFile.load(AuditJournals.CONFIG), 0, warnings::add)) {
+            service.storageGuard(new StorageGuard(tmp, 100 * MIB, () -> free[0]));
+            for (int i = 0; i < 500; i++) {
+                assertTrue(service.poll());
+            }
+            free[0] = 30 * MIB; // below the reserve, above a quarter: gateways refuse orders, the engine answers what is journalled
+            Thread.sleep(60); // the guard reads the filesystem again 50 ms after its last reading
+            for (int i = 0; i < 500; i++) {
+                assertTrue(service.poll());
+            }
+            assertFalse(service.pausedForStorage());
+            free[0] = 20 * MIB;
+            Thread.sleep(60);
+            for (int i = 0; i < 1_000; i++) {
+                assertFalse(service.poll(), "read a command with the disk all but full");
+            }
+            assertTrue(service.pausedForStorage());
+            assertEquals(1_000, service.answered());
+            assertEquals(1, warnings.size(), warnings.toString());
+            assertTrue(warnings.get(0).startsWith("paused: free space on the filesystem of " + tmp) && warnings.get(0).contains("20.0 MiB"),
+                warnings.get(0));
+            free[0] = 200 * MIB;
+            Thread.sleep(60);
+            while (service.poll()) {
+                // the rest, by itself
+            }
+            assertFalse(service.pausedForStorage());
+            assertEquals(2_001, service.answered(), "2,000 commands and one malformed excerpt");
+            assertTrue(warnings.get(1).startsWith("resumed: "), warnings.toString());
+        }
+        final JournalSummary.Summary summary = JournalSummary.summarize(data);
+        assertTrue(summary.clean(), summary.resultLine());
+    }
+}
