@@ -57,6 +57,14 @@ public final class MetricsText {
         sample(out, "chronex_backlog_age_seconds", "", view.backlogAgeNanos() < 0 ? Double.NaN : view.backlogAgeNanos() / 1e9);
         help(out, "chronex_alerts", "gauge", "alerts raised now (the page and the status block list them)");
         sample(out, "chronex_alerts", "", StatusBlock.alerts(model, view).size());
+        if (view.storage() != null && view.storage().problem() == null) {
+            help(out, "chronex_storage_free_bytes", "gauge", "free space on the data directory's filesystem");
+            sample(out, "chronex_storage_free_bytes", "", view.storage().usableBytes());
+            help(out, "chronex_storage_reserve_bytes", "gauge", "the free space writers keep (below it gateways refuse new orders)");
+            sample(out, "chronex_storage_reserve_bytes", "", view.storage().reserveBytes());
+        }
+        help(out, "chronex_queue_damaged", "gauge", "stretches of the queues that cannot be read although the queue goes on");
+        sample(out, "chronex_queue_damaged", "", view.damage().size());
         results(out, model, view);
         latency(out, model);
         books(out, model, view);

@@ -9,8 +9,10 @@ import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.OutputFile;
+import io.chronex.queues.QueueGap;
 import io.chronex.queues.ReturnHops;
 import io.chronex.runtime.Args;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.concurrent.IdleStrategy;
@@ -45,26 +47,31 @@ import java.util.stream.Stream;
 public final class Monitor implements AutoCloseable {
     static final String USAGE = """
         Usage: bin/monitor --data-dir DIR [--http HOST:PORT] [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
-                           [--alert-p99-ms 50] [--hlog FILE]
+                           [--alert-p99-ms 50] [--hlog FILE] [--storage-reserve SIZE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
         there) and prints a status block: per-hop latency percentiles (last interval, last minute, since
         start), throughput, backlog, accepted and rejected commands, operator commands, trades and notional,
         every symbol's best bid and ask, the engine's and gateways' liveness, each gateway's FIX sessions,
-        and alerts.
+        free space on the data directory's filesystem, and alerts (a stretch of either queue that cannot be
+        read although the queue goes on is one).
 
           --http HOST:PORT      serve a live page instead of printing blocks: http://HOST:PORT/ (charts, books, alerts), plus
                                 /api/state (the same figures as JSON) and /metrics (Prometheus text); port 0 picks a free
                                 port; prints the address. 127.0.0.1 keeps it on this host; 0.0.0.0 serves every interface
           --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval, the last
                                 minute and since start
-          --once                read what is there, print one block of everything read and exit 0 (scripts, CI)
+          --once                read what is there, print one block of everything read and exit 0 (scripts, CI);
+                                exit 1 when a stretch of either queue cannot be read although the queue goes on
           --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
           --alert-backlog-ms N  alert when the oldest unanswered command has waited longer (default 1000)
           --alert-p99-ms N      alert when any hop's p99 over the last interval is above N ms (default 50; 0: off;
                                 not with --once)
           --hlog FILE           also write each interval's per-hop histograms to FILE, an HdrHistogram interval log
                                 (one tag per hop: gateway, journal, match, events, total), for HistogramLogProcessor
+          --storage-reserve SIZE the free space the engine and gateways keep (their --storage-reserve; default 256MiB):
+                                alert below it (gateways refuse new orders there) or when the current rate reaches it
+                                within 10 minutes
         """;
     /**
      * Default of --alert-p99-ms: well above what any hop shows in steady state on our 2-core machines (interval p99s of
@@ -95,6 +102,12 @@ public final class Monitor implements AutoCloseable {
     private final Map<Integer, ReturnHops.Cursor> returns = new TreeMap<>();
     private CommandTail commands;
     private EventTail events;
+    private SingleChronicleQueue commandsQueue;
+    private SingleChronicleQueue eventsQueue;
+    /** The filesystem under the data directory; its reserve is --storage-reserve, the writers' default unless said. */
+    private Storage storage;
+    /** What {@link #damage()} found when the last view was made. */
+    private List<QueueGap> lastDamage = List.of();
     /** The snapshot check's own reader of the events. */
     private EventTail checkTail;
     private SnapshotCheck snapshotCheck;
@@ -114,6 +127,12 @@ public final class Monitor implements AutoCloseable {
         this.alertBacklogNanos = alertBacklogNanos;
         this.alertP99Nanos = alertP99Nanos;
         this.model = new MonitorModel(HopLatencies.windowIntervals(intervalNanos));
+        this.storage = new Storage(data.root(), StorageGuard.DEFAULT_RESERVE);
+    }
+
+    /** The reserve the writers keep (their --storage-reserve): below it the monitor alerts, and says when it will be reached. */
+    void storageReserve(final long reserve) {
+        storage = new Storage(data.root(), reserve);
     }
 
     public static void main(final String[] argv) {
@@ -123,7 +142,7 @@ public final class Monitor implements AutoCloseable {
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms",
-                "--alert-p99-ms", "--hlog"),
+                "--alert-p99-ms", "--hlog", "--storage-reserve"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
@@ -134,6 +153,7 @@ public final class Monitor implements AutoCloseable {
         }
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
         final Path hlog = OutputFile.option(args, "--hlog");
+        final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
         if (http != null && args.flag("--once")) {
             throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
@@ -144,13 +164,15 @@ public final class Monitor implements AutoCloseable {
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),
                  intervalNanos)) {
             monitor.hopLog = log;
+            monitor.storageReserve(reserve);
             if (args.flag("--once")) {
                 monitor.lookForSnapshot();
                 monitor.readAll();
                 monitor.roll();
                 out.print(monitor.block(0));
                 out.flush();
-                return 0;
+                // A script must not read a damaged queue's shortened story as the whole of it.
+                return monitor.lastDamage.isEmpty() ? 0 : 1;
             }
             if (http == null) {
                 monitor.loop(intervalNanos, out);
@@ -343,6 +365,7 @@ public final class Monitor implements AutoCloseable {
         if (events == null && data.hasQueue("events")) {
             final SingleChronicleQueue queue = data.events();
             opened.add(queue);
+            eventsQueue = queue;
             events = new EventTail(queue.createTailer());
             checkTail = new EventTail(queue.createTailer());
             snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), checkTail);
@@ -350,6 +373,7 @@ public final class Monitor implements AutoCloseable {
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
             opened.add(queue);
+            commandsQueue = queue;
             commands = new CommandTail(queue.createTailer());
         }
     }
@@ -364,7 +388,29 @@ public final class Monitor implements AutoCloseable {
         return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable(),
-            alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last());
+            alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage());
+    }
+
+    /**
+     * Stretches of either queue the monitor's own reading is stuck before while the queue says more follows (bytes
+     * zeroed in its file): otherwise a damaged queue would look like a quiet exchange.
+     */
+    private List<QueueGap> damage() {
+        final List<QueueGap> found = new ArrayList<>(2);
+        lastDamage = found;
+        if (events != null) {
+            final QueueGap gap = QueueGap.after(eventsQueue, events.lastIndex());
+            if (gap != null) {
+                found.add(gap);
+            }
+        }
+        if (commands != null) {
+            final QueueGap gap = QueueGap.after(commandsQueue, commands.lastIndex());
+            if (gap != null) {
+                found.add(gap);
+            }
+        }
+        return found;
     }
 
     private static long epochNanos() {

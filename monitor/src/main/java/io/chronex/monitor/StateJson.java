@@ -76,6 +76,17 @@ public final class StateJson {
         g.writeStringField("progress", StatusBlock.engineProgress(model, view));
         g.writeStringField("lastAnswered", StatusBlock.hex(model.backlog().lastAnswered()));
         g.writeEndObject();
+        if (view.storage() != null) {
+            final Storage.Reading s = view.storage();
+            g.writeObjectFieldStart("storage");
+            g.writeStringField("status", s.describe());
+            g.writeNumberField("totalBytes", s.totalBytes());
+            g.writeNumberField("usableBytes", s.usableBytes());
+            g.writeNumberField("reserveBytes", s.reserveBytes());
+            g.writeNumberField("bytesPerSecond", s.bytesPerSecond());
+            g.writeNumberField("secondsToReserve", s.secondsToReserve());
+            g.writeEndObject();
+        }
         g.writeArrayFieldStart("gateways");
         for (final StatusBlock.GatewayView gateway : view.gateways()) {
             g.writeStartObject();

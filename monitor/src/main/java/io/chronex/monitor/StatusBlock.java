@@ -6,6 +6,7 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.api.CommandType;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.QueueGap;
 import org.HdrHistogram.Histogram;
 
 import java.math.BigDecimal;
@@ -40,7 +41,16 @@ public final class StatusBlock {
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
                        ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
-                       long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck) {
+                       long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck, Storage.Reading storage, List<QueueGap> damage) {
+        /** Without the filesystem's reading or damage found in the queues. */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents, final long alertP99Nanos,
+                    final SnapshotCheck.Outcome snapshotCheck) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents,
+                alertP99Nanos, snapshotCheck, null, List.of());
+        }
+
         /** Without the hop p99 alert or a snapshot check. */
         public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
                     final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
@@ -119,6 +129,16 @@ public final class StatusBlock {
         if (view.unreadableEvents() > 0) {
             alerts.add(view.unreadableEvents() + " events excerpts could not be decoded");
         }
+        for (final QueueGap gap : view.damage()) {
+            alerts.add("QUEUE DAMAGED: " + gap.describe());
+        }
+        if (view.storage() != null && view.storage().low()) {
+            alerts.add("STORAGE LOW: " + view.storage().describe());
+        } else if (view.storage() != null && view.storage().fillingSoon()) {
+            alerts.add("STORAGE FILLING: " + view.storage().describe());
+        } else if (view.storage() != null && view.storage().problem() != null) {
+            alerts.add("STORAGE UNKNOWN: " + view.storage().problem());
+        }
         // Over the last interval only: a --once block has none (its one histogram is the whole history, start-up included).
         if (view.alertP99Nanos() > 0 && view.intervalSeconds() > 0) {
             final StringBuilder slow = new StringBuilder();
@@ -149,6 +169,9 @@ public final class StatusBlock {
 
     private static void processes(final StringBuilder out, final MonitorModel model, final View view) {
         line(out, "engine   %s, %s", view.engine().describe(), engineProgress(model, view));
+        if (view.storage() != null) {
+            line(out, "storage  %s", view.storage().describe());
+        }
         for (final GatewayView g : view.gateways()) {
             final FailedEventsFile.Snapshot failed = g.failed();
             line(out, "gateway %d  %s, %d commands appended%s, failed events %s, %s", g.id(), g.status().describe(),

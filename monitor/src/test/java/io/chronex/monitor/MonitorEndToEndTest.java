@@ -191,6 +191,46 @@ class MonitorEndToEndTest {
         assertTrue(block.contains("ENGINE NOT RUNNING with 25001 commands waiting"), block);
     }
 
+    /** 4 KiB zeroed in the middle of the journal: --once names the queue and the unreadable indices, and exits 1. */
+    @Test
+    void onceReportsAStretchOfTheJournalThatCannotBeRead() throws Exception {
+        final DataDirectory data = DataDirectory.open(tmp.resolve("damaged"));
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        final long middle;
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (int i = 1; i <= 20_000; i++) {
+                append(appender, c.limit(1, 1, i, Side.BUY, 9_000, 1), hops);
+            }
+            final net.openhft.chronicle.queue.ExcerptTailer tailer = commands.createTailer();
+            assertTrue(tailer.moveToIndex(commands.lastIndex()));
+            try (net.openhft.chronicle.wire.DocumentContext dc = tailer.readingDocument()) {
+                middle = dc.wire().bytes().readPosition() / 2;
+            }
+        }
+        final Path file;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(data.root().resolve("commands"))) {
+            file = files.filter(p -> p.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(middle);
+            raf.write(new byte[4096]);
+        }
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Tool.exitCode("monitor", Monitor.USAGE, () -> Monitor.run(new String[] {"--data-dir", data.root().toString(), "--once"},
+                out));
+        }
+        final String block = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(1, exit, block);
+        assertTrue(block.contains("QUEUE DAMAGED: " + data.root().resolve("commands") + ": excerpts from index 0x"), block);
+        assertTrue(block.contains("storage  "), block);
+        assertEquals(0, exitCode("--data-dir", data.root().toString(), "--once", "--storage-reserve", "12 parsecs") - 2,
+            "a size that is not one is a usage error");
+    }
+
     private static int exitCode(final String... argv) {
         final PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         return Tool.exitCode("monitor", Monitor.USAGE, () -> Monitor.run(argv, out));

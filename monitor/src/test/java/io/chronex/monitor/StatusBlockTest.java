@@ -48,6 +48,26 @@ class StatusBlockTest {
         return block.lines().filter(l -> l.startsWith("alerts")).findFirst().orElseThrow();
     }
 
+    /** Free space: shown on its line; an alert below the writers' reserve, and when the rate reaches it within ten minutes. */
+    @Test
+    void storageIsShownAndAlertsBeforeTheDiskFills() {
+        final long mib = 1L << 20;
+        final java.util.function.Function<Storage.Reading, String> render = reading -> StatusBlock.render(model, new StatusBlock.View(
+            Path.of("D"), Instant.EPOCH, 1, 0, 1_000_000_000L, ALIVE, List.of(), SYMBOLS, 0, 0, null, reading, List.of()));
+        final String plenty = render.apply(new Storage.Reading(100_000 * mib, 50_000 * mib, 256 * mib, 0, -1, null));
+        assertTrue(plenty.contains("storage  48.8 GiB free of 97.7 GiB (reserve 256.0 MiB)\n"), plenty);
+        assertTrue(alerts(plenty).endsWith("none"), plenty);
+        // 1,000 MiB above the reserve at 2 MiB/s: 500 s, under the ten minutes.
+        final String filling = render.apply(new Storage.Reading(100_000 * mib, 1_256 * mib, 256 * mib, 2 * mib, 500, null));
+        assertTrue(alerts(filling).contains("STORAGE FILLING: 1.2 GiB free of 97.7 GiB (reserve 256.0 MiB), filling 2.0 MiB/s: reserve"
+            + " reached in 8 min"), filling);
+        final String slowly = render.apply(new Storage.Reading(100_000 * mib, 1_256 * mib, 256 * mib, mib, 1_000, null));
+        assertTrue(alerts(slowly).endsWith("none"), "17 minutes away: " + slowly);
+        final String low = render.apply(new Storage.Reading(100_000 * mib, 100 * mib, 256 * mib, mib, -1, null));
+        assertTrue(alerts(low).contains("STORAGE LOW: 100.0 MiB free of 97.7 GiB (reserve 256.0 MiB): BELOW THE RESERVE, gateways"
+            + " refuse new orders"), low);
+    }
+
     @Test
     void aHopWhoseP99OverTheLastIntervalIsAboveTheThresholdIsAnAlert() {
         for (int i = 0; i < 100; i++) {

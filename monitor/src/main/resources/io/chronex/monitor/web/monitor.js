@@ -127,6 +127,9 @@ function renderTables(s) {
     ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",
       g.sessions.problem ? "? (" + g.sessions.problem + ")" : g.sessions.loggedOn + " of " + g.sessions.configured + " logged on",
       g.failedEvents ? g.lastFailure : "none"]));
+  if (s.storage) {
+    processes.push(["storage", s.storage.usableBytes < s.storage.reserveBytes ? "LOW" : "ok", s.storage.status, "", ""]);
+  }
   table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
   const sessions = [];
   s.gateways.forEach(g => (g.sessions.list || []).filter(x => x.loggedOn).forEach(x => sessions.push(["gateway " + g.id, x.name,

@@ -36,6 +36,11 @@ public final class CommandTail implements AutoCloseable {
         return read;
     }
 
+    /** The index of the last excerpt read; -1 before the first, unless the tailer was moved first. */
+    public long lastIndex() {
+        return walk.index();
+    }
+
     @Override
     public void close() {
         walk.close();
