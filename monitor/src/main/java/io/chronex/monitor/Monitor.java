@@ -93,6 +93,8 @@ public final class Monitor implements AutoCloseable {
     /** Return-record readers by gateway id. */
     private final Map<Integer, ReturnHops.Cursor> returns = new TreeMap<>();
     private CommandTail commands;
+    /** The commands journal once opened (null before): snapshots are checked against its commands. */
+    private SingleChronicleQueue commandsQueue;
     private EventTail events;
     /** The snapshot check's own reader of the events. */
     private EventTail checkTail;
@@ -344,11 +346,12 @@ public final class Monitor implements AutoCloseable {
             opened.add(queue);
             events = new EventTail(queue.createTailer());
             checkTail = new EventTail(queue.createTailer());
-            snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), checkTail);
+            snapshotCheck = new SnapshotCheck(data.snapshots(), checkTail, () -> SnapshotCheck.pinned(data.snapshots(), commandsQueue));
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
             opened.add(queue);
+            commandsQueue = queue;
             commands = new CommandTail(queue.createTailer());
         }
     }
