@@ -261,4 +261,70 @@ class SnapshotIntegrityTest {
         }
         assertEquals(2, errors.size(), "no warning at restart: nothing was left behind");
     }
+
+    /**
+     * The operator's full disk, for real: a 256 KiB tmpfs mounted on the snapshots directory and filled to 8 KiB short
+     * of full. The engine's stop (EngineAgent, as bin/engine runs it) logs the final snapshot as FAILED, never written,
+     * and leaves no snapshot file; the next start replays the journal. Needs root (tests run as root): fails, never skips,
+     * where a tmpfs cannot be mounted.
+     */
+    @Test
+    void onAFullDiskTheFinalSnapshotIsLoggedAsFailedAndLeavesNoFile() throws Exception {
+        final DataDirectory data = open("d");
+        appendCommands(data, 2_000, 58);
+        final Path dir = Files.createDirectories(data.snapshots());
+        mountTmpfs(dir);
+        try {
+            final Path runDir = tmp.resolve("run");
+            final io.chronex.runtime.RunFiles log = io.chronex.runtime.RunFiles.start(runDir, "engine");
+            try {
+                final EngineAgent agent = EngineAgent.open(data, CONFIG, 0, 0, "backoff", -1, log);
+                for (long polls = 0; agent.doWork() > 0 || polls < 10; polls++) {
+                    assertTrue(polls < 10_000_000, "the engine stopped answering");
+                }
+                final Path filler = dir.resolve("filler");
+                Files.write(filler, new byte[(int) (Files.getFileStore(dir).getUsableSpace() - 8_192)]);
+                agent.onClose();
+                assertEquals(List.of("filler"), snapshotFiles(data), "no snapshot and no temporary file left");
+                Files.delete(filler);
+            } finally {
+                log.stop();
+            }
+            final String logged = Files.readString(runDir.resolve("engine.log"));
+            assertTrue(logged.contains("error: the final snapshot FAILED: cannot write snapshot ")
+                && logged.contains("No space left on device"), logged);
+            assertTrue(logged.contains("engine stopping: 2000 commands answered") && logged.contains("final snapshot FAILED"), logged);
+            assertTrue(!logged.contains(" written in "), logged);
+            final List<String> warnings = new ArrayList<>();
+            try (EngineService service = new EngineService(data, CONFIG, 0, warnings::add)) {
+                assertNull(service.restoredSnapshot());
+                assertEquals(2_000, service.replayedCommands());
+                assertEquals(List.of(), warnings);
+            }
+        } finally {
+            unmount(dir);
+        }
+    }
+
+    private static void mountTmpfs(final Path dir) throws Exception {
+        final String said = run("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir.toString());
+        if (said != null) {
+            org.junit.jupiter.api.Assertions.fail("cannot mount a 256 KiB tmpfs on " + dir + " (this test needs root and mount(8),"
+                + " as the tests run in CI): " + said);
+        }
+    }
+
+    private static void unmount(final Path dir) throws Exception {
+        final String said = run("umount", dir.toString());
+        if (said != null && run("umount", "-l", dir.toString()) != null) {
+            throw new IllegalStateException("cannot unmount the tmpfs on " + dir + ": " + said);
+        }
+    }
+
+    /** Runs a command; null when it exits 0, else what it printed. */
+    private static String run(final String... command) throws Exception {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        return process.waitFor() == 0 ? null : "exit " + process.exitValue() + ": " + output.trim();
+    }
 }
