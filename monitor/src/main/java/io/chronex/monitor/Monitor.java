@@ -101,8 +101,9 @@ public final class Monitor implements AutoCloseable {
     /** Return-record readers by gateway id. */
     private final Map<Integer, ReturnHops.Cursor> returns = new TreeMap<>();
     private CommandTail commands;
-    private EventTail events;
+    /** The commands journal once opened (null before): snapshots are checked against its commands. */
     private SingleChronicleQueue commandsQueue;
+    private EventTail events;
     private SingleChronicleQueue eventsQueue;
     /** The filesystem under the data directory; its reserve is --storage-reserve, the writers' default unless said. */
     private Storage storage;
@@ -368,7 +369,7 @@ public final class Monitor implements AutoCloseable {
             eventsQueue = queue;
             events = new EventTail(queue.createTailer());
             checkTail = new EventTail(queue.createTailer());
-            snapshotCheck = new SnapshotCheck(data.root().resolve("snapshots"), checkTail);
+            snapshotCheck = new SnapshotCheck(data.snapshots(), checkTail, () -> SnapshotCheck.pinned(data.snapshots(), commandsQueue));
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();

@@ -7,10 +7,12 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.SnapshotFiles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.function.Supplier;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -31,6 +33,8 @@ final class SnapshotCheck implements EventTail.Handler {
 
     private final Path dir;
     private final EventTail tail;
+    /** What a snapshot must agree with, asked at each look: the commands journal may be opened after the events. */
+    private final Supplier<SnapshotFiles.Expect> expect;
     private final Books books = new Books();
     /** The snapshot being waited for: its command's journal index and the engine state it holds. */
     private long target = -1;
@@ -41,9 +45,19 @@ final class SnapshotCheck implements EventTail.Handler {
     private long checked;
     private long differed;
 
-    SnapshotCheck(final Path snapshotsDir, final EventTail tail) {
+    /**
+     * {@code expect} says what each snapshot must agree with besides its name: the data directory's pinned configuration
+     * hash and the commands journal where the monitor has them ({@link #pinned}).
+     */
+    SnapshotCheck(final Path snapshotsDir, final EventTail tail, final Supplier<SnapshotFiles.Expect> expect) {
         this.dir = snapshotsDir;
         this.tail = tail;
+        this.expect = expect;
+    }
+
+    /** What the monitor can check a snapshot against: the configuration hash the engine pinned, and the journal if open. */
+    static SnapshotFiles.Expect pinned(final Path snapshotsDir, final SingleChronicleQueue commands) {
+        return new SnapshotFiles.Expect(SnapshotFiles.pinnedConfigHash(snapshotsDir), commands);
     }
 
     /**
@@ -71,10 +85,10 @@ final class SnapshotCheck implements EventTail.Handler {
         }
         final Path file = dir.resolve(SnapshotFiles.name(newest));
         try {
-            expected = MatchingEngine.restore(Files.readAllBytes(file));
+            expected = MatchingEngine.restore(SnapshotFiles.read(file, expect.get()));
             target = newest;
         } catch (final IOException | RuntimeException e) {
-            // A file the engine is still renaming, or one a disk damaged (its checksum fails): said, never fatal.
+            // A file the engine is still renaming, one a disk damaged, renamed or from another journal: said, never fatal.
             last = new Outcome(newest, true, "not checked: " + file.getFileName() + " unreadable (" + e.getMessage() + ")");
         } catch (final OutOfMemoryError e) {
             // The restored engine did not fit: nothing else holds what was being built, so the monitor carries on without it.

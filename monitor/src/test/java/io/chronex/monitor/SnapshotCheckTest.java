@@ -9,6 +9,8 @@ import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
+import io.chronex.queues.SnapshotEnvelope;
+import io.chronex.queues.SnapshotFiles;
 import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -41,7 +43,13 @@ class SnapshotCheckTest {
      * before it is written, and a snapshot taken after the last command. Returns the check, having looked and read.
      */
     private SnapshotCheck run(final Consumer<Result> alter) throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        return run(alter, COMMANDS);
+    }
+
+    /** As above, the snapshot's file named as if taken after {@code namedIndex}. */
+    private SnapshotCheck run(final Consumer<Result> alter, final long namedIndex) throws Exception {
+        final io.chronex.api.EngineConfig config = EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml"));
+        final MatchingEngine engine = new MatchingEngine(config);
         final Path snapshots = Files.createDirectories(tmp.resolve("snapshots"));
         final DataDirectory data = DataDirectory.open(tmp.resolve("data"));
         final Command c = new Command();
@@ -67,8 +75,12 @@ class SnapshotCheckTest {
                 EventCodec.write(dc.wire().bytes(), header, r);
             }
         }
-        Files.write(snapshots.resolve(String.format("snapshot-%016x.bin", COMMANDS)), engine.snapshot());
-        final SnapshotCheck check = new SnapshotCheck(snapshots, new EventTail(events.createTailer()));
+        // No commands journal here: the fingerprint is not checked (the engine-side tests check it).
+        final long configHash = MatchingEngine.configHash(config);
+        Files.write(snapshots.resolve(String.format("snapshot-%016x.bin", namedIndex)),
+            SnapshotEnvelope.wrap(COMMANDS, configHash, 0, engine.snapshot()));
+        final SnapshotCheck check = new SnapshotCheck(snapshots, new EventTail(events.createTailer()),
+            () -> new SnapshotFiles.Expect(configHash, null));
         check.look();
         check.poll(1_000);
         events.close();
@@ -98,7 +110,7 @@ class SnapshotCheckTest {
     void aDamagedSnapshotIsReportedAndNotFatal() throws Exception {
         final Path snapshots = Files.createDirectories(tmp.resolve("snapshots"));
         Files.write(snapshots.resolve(String.format("snapshot-%016x.bin", 9)), new byte[] {1, 2, 3});
-        final SnapshotCheck check = new SnapshotCheck(snapshots, null);
+        final SnapshotCheck check = new SnapshotCheck(snapshots, null, () -> new SnapshotFiles.Expect(null, null));
         check.look();
         assertTrue(check.last().equal(), "unreadable is not a difference");
         assertTrue(check.last().detail().startsWith("not checked: snapshot-0000000000000009.bin unreadable"), check.last().detail());
@@ -108,8 +120,17 @@ class SnapshotCheckTest {
     }
 
     @Test
+    void aRenamedSnapshotIsNotTakenForWhatItsNameSays() throws Exception {
+        final SnapshotCheck check = run(r -> { }, 5);
+        assertEquals(5, check.last().journalIndex());
+        assertTrue(check.last().detail().startsWith("not checked: snapshot-0000000000000005.bin unreadable")
+            && check.last().detail().contains("its name says journal index 0x5 but it holds the state after 0x6"), check.last().detail());
+        assertEquals(0, check.checked());
+    }
+
+    @Test
     void noSnapshotNoOutcome() {
-        final SnapshotCheck check = new SnapshotCheck(tmp.resolve("none"), null);
+        final SnapshotCheck check = new SnapshotCheck(tmp.resolve("none"), null, () -> new SnapshotFiles.Expect(null, null));
         check.look();
         assertNull(check.last());
     }

@@ -11,6 +11,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
+import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.TimeSeek;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -121,16 +122,21 @@ public final class BookAt {
         // rebuild near there replays at most as many.
         final long keepEvery = Math.max(1, Long.getLong("chronex.audit.snapshotEvery", 100_000));
         final Path own = saver.dir();
-        final SnapshotFiles.Restored<MatchingEngine> engines = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
-            MatchingEngine::restore, warning -> out.println("note: " + warning));
-        final SnapshotFiles.Restored<MatchingEngine> ours = SnapshotFiles.newestUpTo(own, point.journalIndex(),
-            MatchingEngine::restore, warning -> out.println("note: " + warning));
-        final SnapshotFiles.Restored<MatchingEngine> snapshot =
-            ours == null || engines != null && engines.journalIndex() >= ours.journalIndex() ? engines : ours;
-        final MatchingEngine engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
-        final long from = snapshot == null ? -1 : snapshot.journalIndex();
+        final SnapshotFiles.Restored<MatchingEngine> snapshot;
+        final boolean fromOurs;
+        final MatchingEngine engine;
+        final long from;
         long replayed = 0;
         try (SingleChronicleQueue commands = data.commands()) {
+            final SnapshotFiles.Expect expect = new SnapshotFiles.Expect(MatchingEngine.configHash(config), commands);
+            final SnapshotFiles.Restored<MatchingEngine> engines = SnapshotFiles.newestUpTo(data.snapshots(), point.journalIndex(),
+                MatchingEngine::restore, expect, warning -> out.println("note: " + warning));
+            final SnapshotFiles.Restored<MatchingEngine> ours = SnapshotFiles.newestUpTo(own, point.journalIndex(),
+                MatchingEngine::restore, expect, warning -> out.println("note: " + warning));
+            snapshot = ours == null || engines != null && engines.journalIndex() >= ours.journalIndex() ? engines : ours;
+            fromOurs = snapshot != null && snapshot == ours;
+            engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
+            from = snapshot == null ? -1 : snapshot.journalIndex();
             final ExcerptTailer tailer = commands.createTailer();
             if (from >= 0 && !tailer.moveToIndex(from + 1) && !tailer.moveToIndex(from)) {
                 throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(from));
@@ -146,13 +152,13 @@ public final class BookAt {
                     }
                     replayed++;
                     if (replayed % keepEvery == 0) {
-                        saver.save(walk.index(), engine, out);
+                        saver.save(walk.index(), engine, SnapshotEnvelope.fingerprint(walk.in(), walk.offset(), walk.length()), out);
                     }
                 }
             }
         }
         out.printf("rebuilt from %s, then %,d commands replayed%s%n", from < 0 ? "the configuration (no snapshot at or before it)"
-            : (snapshot == ours ? own.getFileName() + "/" : "") + SnapshotFiles.name(from), replayed,
+            : (fromOurs ? own.getFileName() + "/" : "") + SnapshotFiles.name(from), replayed,
             saver.saved() == 0 ? "" : " (" + saver.saved() + " snapshots kept in " + own + " for the next rebuild)");
         return engine;
     }

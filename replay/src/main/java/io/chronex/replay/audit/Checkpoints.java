@@ -19,6 +19,8 @@ import java.util.TreeMap;
 final class Checkpoints {
     /** The snapshots inside this part, by the journal index they were taken after. */
     private final NavigableMap<Long, Path> snapshots;
+    /** What each snapshot must agree with to be a checkpoint (its name, the configuration, the journal). */
+    private final SnapshotFiles.Expect expect;
     /**
      * The journal index of the next snapshot ahead (Long.MAX_VALUE: none): {@link #check} runs for every result, and a
      * comparison there costs less than a map lookup with its boxed key.
@@ -33,7 +35,8 @@ final class Checkpoints {
      * The checkpoints among {@code snapshots} after journal index {@code after} (-1: from the start) and before
      * {@code before} (where a part ends, its end is compared as the next part's start: {@link #checkSnapshot}).
      */
-    Checkpoints(final NavigableMap<Long, Path> snapshots, final long after, final long before) {
+    Checkpoints(final NavigableMap<Long, Path> snapshots, final long after, final long before, final SnapshotFiles.Expect expect) {
+        this.expect = expect;
         this.snapshots = snapshots.subMap(after, false, before, false);
         this.nextAt = this.snapshots.isEmpty() ? Long.MAX_VALUE : this.snapshots.firstKey();
     }
@@ -56,8 +59,8 @@ final class Checkpoints {
 
     /**
      * After the command at journalIndex was applied: compares the state with a snapshot taken there, if there is
-     * one. Returns false (having printed both hashes) when the state differs; a snapshot that cannot be read is a
-     * note, not a checkpoint.
+     * one. Returns false (having printed both hashes) when the state differs; a snapshot that cannot be read, or that
+     * does not agree with its name, the configuration or the journal, is a note, not a checkpoint.
      */
     boolean check(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
         if (journalIndex < nextAt) {
@@ -71,7 +74,7 @@ final class Checkpoints {
         }
         final long recorded;
         try {
-            recorded = MatchingEngine.stateHashOf(Files.readAllBytes(file));
+            recorded = MatchingEngine.stateHashOf(SnapshotFiles.read(file, expect));
         } catch (final IOException | RuntimeException e) {
             out.println("note: checkpoint " + file + " not compared: " + e.getMessage());
             return true;

@@ -3,6 +3,7 @@ package io.chronex.replay.audit;
 import io.chronex.api.EngineConfig;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.SnapshotFiles;
 
 import java.io.IOException;
@@ -20,12 +21,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class KeptSnapshots {
     private final Path dir;
+    /** Sealed into every snapshot kept, as the engine does, so that readers check it against their configuration. */
+    private final long configHash;
     private final PrintStream out;
     private final AtomicInteger saved = new AtomicInteger();
     private volatile boolean failed;
 
     KeptSnapshots(final DataDirectory data, final EngineConfig config, final PrintStream out) {
         this.dir = dir(data, config);
+        this.configHash = MatchingEngine.configHash(config);
         this.out = out;
     }
 
@@ -39,11 +43,13 @@ final class KeptSnapshots {
     }
 
     /**
-     * Keeps the engine's state after the command at journalIndex, unless a snapshot of it is there already; true when
-     * it wrote one. A directory that cannot be written is said once, to {@code out}. Parts of a verify call it from
-     * their own threads: each copies its own engine, and only the counts are shared.
+     * Keeps the engine's state after the command at journalIndex, whose journal excerpt has the fingerprint
+     * {@code commandFingerprint} ({@link SnapshotEnvelope#fingerprint}), unless a snapshot of it is there already; true
+     * when it wrote one, in the engine's file format (the same checks read it back). A directory that cannot be written
+     * is said once, to {@code out}. Parts of a verify call it from their own threads: each copies its own engine, and
+     * only the counts are shared.
      */
-    boolean save(final long journalIndex, final MatchingEngine engine, final PrintStream out) {
+    boolean save(final long journalIndex, final MatchingEngine engine, final long commandFingerprint, final PrintStream out) {
         if (failed) {
             return false;
         }
@@ -53,7 +59,7 @@ final class KeptSnapshots {
                 return false;
             }
             Files.createDirectories(dir);
-            IndexFile.replace(file, engine.snapshot());
+            IndexFile.replace(file, SnapshotEnvelope.wrap(journalIndex, configHash, commandFingerprint, engine.snapshot()));
             saved.incrementAndGet();
             return true;
         } catch (final IOException e) {

@@ -102,22 +102,23 @@ final class Verify {
      */
     Outcome run(final DataDirectory data, final long from) {
         final long start = System.nanoTime();
-        final SnapshotFiles.Restored<MatchingEngine> snapshot = from < 0 ? null
-            : SnapshotFiles.newestUpTo(data.snapshots(), from - 1, MatchingEngine::restore, warning -> out.println("note: " + warning));
-        final long after = snapshot == null ? -1 : snapshot.journalIndex();
-        if (from >= 0) {
-            out.printf("starting from %s, verifying from journal index 0x%x%n", snapshot == null
-                ? "a fresh engine (no snapshot before it)" : SnapshotFiles.name(after), from);
-        }
         final KeptSnapshots kept = new KeptSnapshots(data, config, out);
         final NavigableMap<Long, Path> snapshots = Checkpoints.snapshots(data.snapshots(), kept.dir());
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
-            final List<VerifyPart> parts = plan(commands, events, after, data.snapshots(), snapshots);
+            final SnapshotFiles.Expect expect = new SnapshotFiles.Expect(MatchingEngine.configHash(config), commands);
+            final SnapshotFiles.Restored<MatchingEngine> snapshot = from < 0 ? null : SnapshotFiles.newestUpTo(data.snapshots(),
+                from - 1, MatchingEngine::restore, expect, warning -> out.println("note: " + warning));
+            final long after = snapshot == null ? -1 : snapshot.journalIndex();
+            if (from >= 0) {
+                out.printf("starting from %s, verifying from journal index 0x%x%n", snapshot == null
+                    ? "a fresh engine (no snapshot before it)" : SnapshotFiles.name(after), from);
+            }
+            final List<VerifyPart> parts = plan(commands, events, after, data.snapshots(), snapshots, expect);
             parts.get(0).startWith(snapshot == null ? new MatchingEngine(config) : snapshot.state(), after);
             // Checkpoints inside parts: the engine's snapshots (a kept one says nothing the engine recorded; each costs a hash).
             final NavigableMap<Long, Path> engines = Checkpoints.snapshots(data.snapshots());
-            parts.forEach(part -> part.checkAt(engines));
-            final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept);
+            parts.forEach(part -> part.checkAt(engines, expect));
+            final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept, expect);
             final int used = Math.min(threads, parts.size());
             if (used == 1) {
                 parts.get(0).run(shared);
@@ -136,7 +137,8 @@ final class Verify {
      * when one thread runs.
      */
     private List<VerifyPart> plan(final SingleChronicleQueue commands, final SingleChronicleQueue events, final long after,
-                                  final Path engineSnapshots, final NavigableMap<Long, Path> snapshots) {
+                                  final Path engineSnapshots, final NavigableMap<Long, Path> snapshots,
+                                  final SnapshotFiles.Expect expect) {
         final RollCycle roll = commands.rollCycle();
         final List<VerifyPart> parts = new ArrayList<>();
         final long lastAnswered = lastAnswered(events);
@@ -155,7 +157,8 @@ final class Verify {
                     if (length < shortest) {
                         continue;
                     }
-                    final VerifyPart.Boundary boundary = boundary(candidate.getValue(), index, engineSnapshots, events, seek);
+                    final VerifyPart.Boundary boundary = boundary(candidate.getValue(), index, engineSnapshots, events, seek,
+                        expect);
                     if (boundary != null) {
                         parts.add(new VerifyPart(parts.size(), previous, boundary));
                         previous = boundary;
@@ -173,11 +176,11 @@ final class Verify {
      * its command is not where a binary search over the events finds it.
      */
     private VerifyPart.Boundary boundary(final Path file, final long journalIndex, final Path engineSnapshots,
-                                         final SingleChronicleQueue events, final ExcerptTailer seek) {
+                                         final SingleChronicleQueue events, final ExcerptTailer seek, final SnapshotFiles.Expect expect) {
         final byte[] bytes;
         final long hash;
         try {
-            bytes = Files.readAllBytes(file);
+            bytes = SnapshotFiles.read(file, expect);
             hash = MatchingEngine.stateHashOf(bytes);
         } catch (final IOException | RuntimeException e) {
             out.println("note: not starting a part from " + file + ": " + e.getMessage());

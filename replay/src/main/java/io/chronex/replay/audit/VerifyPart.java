@@ -9,6 +9,8 @@ import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
+import io.chronex.queues.SnapshotEnvelope;
+import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.TimeSeek;
 import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -19,7 +21,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,13 +57,16 @@ final class VerifyPart {
         final long from;
         final NavigableMap<Long, Path> snapshots;
         final KeptSnapshots kept;
+        /** What a snapshot must agree with (its name, the configuration, this journal) to be started from or compared. */
+        final SnapshotFiles.Expect expect;
         /** A snapshot kept every this many commands a part re-executes ({@code -Dchronex.audit.verifyKeepEvery=N} for tests). */
         final long keepEvery = Math.max(1, Long.getLong("chronex.audit.verifyKeepEvery", 1_000_000));
         /** The first part that found a difference or failed; later parts are not started, and those running stop. */
         final AtomicInteger firstDifferentPart = new AtomicInteger(Integer.MAX_VALUE);
 
         Shared(final SingleChronicleQueue commands, final SingleChronicleQueue events, final long from,
-               final NavigableMap<Long, Path> snapshots, final KeptSnapshots kept) {
+               final NavigableMap<Long, Path> snapshots, final KeptSnapshots kept, final SnapshotFiles.Expect expect) {
+            this.expect = expect;
             this.commands = commands;
             this.events = events;
             this.from = from;
@@ -113,8 +117,8 @@ final class VerifyPart {
     }
 
     /** The engine's own snapshots inside the part, compared where the part passes them (its end is compared anyway). */
-    void checkAt(final NavigableMap<Long, Path> snapshots) {
-        checkpoints = new Checkpoints(snapshots, after, end == null ? Long.MAX_VALUE : end.journalIndex());
+    void checkAt(final NavigableMap<Long, Path> snapshots, final SnapshotFiles.Expect expect) {
+        checkpoints = new Checkpoints(snapshots, after, end == null ? Long.MAX_VALUE : end.journalIndex(), expect);
     }
 
     /** What the part printed: notes, and the difference it found. */
@@ -125,7 +129,9 @@ final class VerifyPart {
     /** Runs the part; whatever it throws is kept ({@link #failure}) for the run to report in journal order. */
     void run(final Shared shared) {
         try (ExcerptTailer commandTailer = shared.commands.createTailer(); ExcerptTailer eventTailer = shared.events.createTailer()) {
-            if (start == null ? restoreFirst(shared.events, commandTailer, eventTailer) : restore(commandTailer, eventTailer)) {
+            final boolean started = start == null ? restoreFirst(shared.events, commandTailer, eventTailer)
+                : restore(shared.expect, commandTailer, eventTailer);
+            if (started) {
                 walk(shared, commandTailer, eventTailer);
             }
         } catch (final RuntimeException e) {
@@ -143,11 +149,11 @@ final class VerifyPart {
      * that the restored engine has the snapshot's state hash; then stands both tailers after the start. False (having
      * said why) when the restore does not give that state.
      */
-    private boolean restore(final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+    private boolean restore(final SnapshotFiles.Expect expect, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
         final byte[] bytes;
         try {
-            bytes = start.bytes() != null ? start.bytes() : Files.readAllBytes(start.file());
-        } catch (final IOException e) {
+            bytes = start.bytes() != null ? start.bytes() : SnapshotFiles.read(start.file(), expect);
+        } catch (final IOException | IllegalArgumentException e) {
             throw new IllegalStateException("snapshot " + start.file() + " could not be read again (" + e.getMessage() + "): it was there"
                 + " when verify began; run verify again, or with --threads 1", e);
         }
@@ -256,7 +262,8 @@ final class VerifyPart {
                 }
                 if (--untilKeep == 0) {
                     untilKeep = shared.keepEvery;
-                    if (!shared.snapshots.containsKey(header.commandIndex) && shared.kept.save(header.commandIndex, engine, out)) {
+                    if (!shared.snapshots.containsKey(header.commandIndex) && shared.kept.save(header.commandIndex, engine,
+                        SnapshotEnvelope.fingerprint(commandWalk.in(), commandWalk.offset(), commandWalk.length()), out)) {
                         keptAt.add(header.commandIndex);
                     }
                 }

@@ -11,6 +11,7 @@ import io.chronex.runtime.Tool;
 import net.openhft.affinity.AffinityLock;
 import org.agrona.concurrent.Agent;
 
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -60,7 +61,7 @@ final class EngineAgent implements Agent {
         boolean opened = false;
         try {
             final EngineService service = new EngineService(data, config, snapshotEvery, checkpointEvery,
-                message -> log.log("warning: %s", message), message -> log.log("%s", message));
+                message -> log.log("warning: %s", message), message -> log.log("%s", message), message -> log.log("error: %s", message));
             service.storageReserve(storageReserve);
             opened = true;
             return new EngineAgent(service, log, data.root(), idleName, lock);
@@ -152,12 +153,20 @@ final class EngineAgent implements Agent {
                     + " (the failed command may have changed part of the state; a restart recovers from the journal)",
                     service.answered(), journalIndex(service.lastAnswered()), rejectSummary());
             } else {
-                final Path snapshot = service.snapshot();
-                log.log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
-                    journalIndex(service.lastAnswered()), rejectSummary(),
-                    snapshot == null ? "no snapshot (nothing answered yet)"
+                String snapshotSaid;
+                try {
+                    final Path snapshot = service.snapshot();
+                    snapshotSaid = snapshot == null ? "no snapshot (nothing answered yet)"
                         : String.format(Locale.ROOT, "snapshot %s written in %.2f ms", snapshot.getFileName(),
-                            service.lastSnapshotNanos() / 1e6));
+                            service.lastSnapshotNanos() / 1e6);
+                } catch (final UncheckedIOException e) {
+                    // Nothing answered is lost (the journal and events hold it all): a restart replays from an older snapshot.
+                    log.log("error: the final snapshot FAILED: %s; nothing was left in its place, a restart recovers from an older"
+                        + " snapshot and the journal", e.getMessage());
+                    snapshotSaid = "final snapshot FAILED (see the error above)";
+                }
+                log.log("engine stopping: %d commands answered, last journal index %s; %s; %s", service.answered(),
+                    journalIndex(service.lastAnswered()), rejectSummary(), snapshotSaid);
             }
         } finally {
             service.close();

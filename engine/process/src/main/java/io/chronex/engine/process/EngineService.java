@@ -73,6 +73,10 @@ public final class EngineService implements AutoCloseable {
     /** Free space under the data directory, looked at before each command is read: a result must never be written past it. */
     private StorageGuard storage;
     private boolean pausedForStorage;
+    /** Hears of a snapshot that could not be written: an error in the log, never "written". */
+    private final Consumer<String> error;
+    /** The configuration's hash (as pinned in snapshots/config.hash), sealed into every snapshot written. */
+    private final long configHash;
     /** The newest snapshot copied but not yet picked up by the writer thread, or null. */
     private final AtomicReference<PendingSnapshot> pendingSnapshot = new AtomicReference<>();
     private final ExecutorService snapshotWriter = Executors.newSingleThreadExecutor(task -> {
@@ -120,26 +124,40 @@ public final class EngineService implements AutoCloseable {
     /** As above, with a checkpoint in the result of every {@code checkpointEvery}-th command the engine applies (0: none). */
     public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
                          final Consumer<String> warn, final Consumer<String> info) {
+        this(data, config, snapshotEvery, checkpointEvery, warn, info, warn);
+    }
+
+    /** As above; {@code error} hears of each snapshot taken while serving that could not be written. */
+    public EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
+                         final Consumer<String> warn, final Consumer<String> info, final Consumer<String> error) {
+        this(data, config, snapshotEvery, checkpointEvery, warn, info, error, new SnapshotStore(data.snapshots()));
+    }
+
+    /** As above, writing snapshots through {@code store} (tests: a store whose writes fail). */
+    EngineService(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
+                  final Consumer<String> warn, final Consumer<String> info, final Consumer<String> error, final SnapshotStore store) {
         final long start = System.nanoTime();
+        this.error = error;
         this.checkpointEvery = checkpointEvery;
         this.info = info;
         this.commands = data.commands();
         this.events = data.events();
-        this.snapshots = new SnapshotStore(data.snapshots());
+        this.snapshots = store;
         this.snapshotEvery = snapshotEvery;
         this.warn = warn;
         this.storage = StorageGuard.forDirectory(data.root(), StorageGuard.DEFAULT_RESERVE);
         this.untilSnapshot = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
-        checkConfiguration(data, config);
+        this.configHash = checkConfiguration(data, config);
         final int unfinished = snapshots.deleteUnfinished();
         if (unfinished > 0) {
             warn.accept("deleted " + unfinished + " unfinished snapshot file(s) in " + data.snapshots()
                 + " (a stop while one was being written)");
         }
         this.recoveredThrough = lastAnsweredCommand(data);
-        final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough, warn);
+        final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
+            new SnapshotFiles.Expect(configHash, commands), warn);
         if (restored == null) {
             this.engine = new MatchingEngine(config, 4096);
             this.restoredSnapshot = null;
@@ -174,7 +192,7 @@ public final class EngineService implements AutoCloseable {
      * The configuration is part of history: replaying the journal under another one would rewrite
      * it. The first start records a hash of the configuration; later starts must match it.
      */
-    private static void checkConfiguration(final DataDirectory data, final EngineConfig config) {
+    private static long checkConfiguration(final DataDirectory data, final EngineConfig config) {
         final long hash = MatchingEngine.configHash(config);
         final Path file = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
         try {
@@ -192,6 +210,7 @@ public final class EngineService implements AutoCloseable {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot check " + file + ": " + e.getMessage(), e);
         }
+        return hash;
     }
 
     /**
@@ -379,15 +398,31 @@ public final class EngineService implements AutoCloseable {
         }
         final long start = System.nanoTime();
         try {
-            final Path file = snapshots.write(snapshot.journalIndex(), MatchingEngine.sealSnapshot(snapshot.state()));
+            final Path file = write(snapshot.journalIndex(), MatchingEngine.sealSnapshot(snapshot.state()));
             lastSnapshotWriteNanos = System.nanoTime() - start;
             snapshotsWritten++;
             info.accept(String.format(java.util.Locale.ROOT,
                 "snapshot %s written in %.2f ms (%d bytes); matching paused %.3f ms for the copy",
                 file.getFileName(), lastSnapshotWriteNanos / 1e6, snapshot.state().length, snapshot.pauseNanos() / 1e6));
         } catch (final UncheckedIOException e) {
-            warn.accept(e.getMessage() + "; the engine goes on, and recovery would start from an older snapshot");
+            error.accept(e.getMessage() + "; nothing was left in its place, the engine goes on, and recovery would start from"
+                + " an older snapshot");
         }
+    }
+
+    /**
+     * Seals the snapshot's file header and writes it (on the snapshot-writer thread while serving): the journal's
+     * command at journalIndex is read once more for its fingerprint, so that nothing is added to the engine thread's
+     * work per command. Throws an UncheckedIOException when the file could not be written whole.
+     */
+    private Path write(final long journalIndex, final byte[] sealed) {
+        final java.util.OptionalLong fingerprint = SnapshotFiles.commandFingerprint(commands, journalIndex);
+        if (fingerprint.isEmpty()) {
+            final String message = "cannot write snapshot " + SnapshotFiles.name(journalIndex) + ": the commands journal has no"
+                + " command at " + Long.toHexString(journalIndex) + " to fingerprint";
+            throw new UncheckedIOException(message, new IOException(message));
+        }
+        return snapshots.write(journalIndex, configHash, fingerprint.getAsLong(), sealed);
     }
 
     /** Waits until every snapshot taken so far is on disk (or has failed with a warning). */
@@ -404,6 +439,8 @@ public final class EngineService implements AutoCloseable {
     /**
      * Writes a snapshot of the state after the last answered command on this thread, once the
      * background ones are done (at stop: nothing else runs); null before the first command.
+     *
+     * @throws UncheckedIOException when it could not be written whole (nothing is left in its place)
      */
     public Path snapshot() {
         awaitSnapshots();
@@ -411,7 +448,7 @@ public final class EngineService implements AutoCloseable {
             return null;
         }
         final long start = System.nanoTime();
-        final Path file = snapshots.write(lastAnswered, engine.snapshot());
+        final Path file = write(lastAnswered, engine.snapshot());
         lastSnapshotNanos = System.nanoTime() - start;
         lastSnapshotWriteNanos = lastSnapshotNanos;
         snapshotsWritten++;

@@ -116,11 +116,23 @@ class AuditVerifyTest {
         assertTrue(late.output().contains("the state was still equal after journal index 0x" + Long.toHexString(at2000)), late.output());
         assertTrue(late.output().contains("first_mismatch_index=0x" + Long.toHexString(index)), late.output());
 
-        // A checkpoint that records another state (the 2,000th's snapshot under the 1,000th's name): named, though every result is equal.
+        // The 2,000th's snapshot renamed to the 1,000th's: its header says what it is, so it is no checkpoint, and said.
+        final Path renamed = tmp.resolve("renamed");
+        copy(dir, renamed);
+        Files.copy(renamed.resolve("snapshots").resolve(SnapshotFiles.name(at2000)),
+            renamed.resolve("snapshots").resolve(SnapshotFiles.name(at1000)), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        final Run named = audit("verify", "--data-dir", renamed.toString(), "--config", CONFIG.toString());
+        assertEquals(0, named.exit(), named.output());
+        assertTrue(named.output().contains("note: checkpoint " + renamed.resolve("snapshots").resolve(SnapshotFiles.name(at1000))
+            + " not compared: its name says journal index 0x" + Long.toHexString(at1000)), named.output());
+        assertTrue(named.output().contains("checkpoints_equal=2"), named.output());
+
+        // A checkpoint whose header is right but whose state is another (the 2,000th's, sealed as the 1,000th's): named,
+        // though every result is equal.
         final Path swapped = tmp.resolve("swapped");
         copy(dir, swapped);
-        Files.copy(swapped.resolve("snapshots").resolve(SnapshotFiles.name(at2000)),
-            swapped.resolve("snapshots").resolve(SnapshotFiles.name(at1000)), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        forge(swapped.resolve("snapshots").resolve(SnapshotFiles.name(at2000)),
+            swapped.resolve("snapshots").resolve(SnapshotFiles.name(at1000)));
         final Run state = audit("verify", "--data-dir", swapped.toString(), "--config", CONFIG.toString());
         assertEquals(1, state.exit(), state.output());
         assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(at1000) + " differs"),
@@ -232,13 +244,24 @@ class AuditVerifyTest {
                 + " unanswered=- checkpoints_equal=1"), both.output());
             assertEquals(1, both.output().split("MISMATCH", -1).length - 1, both.output());
 
-            // A kept snapshot holding another state (the next one's bytes under its name): the part before it does not
-            // reach it, so the run fails there, though every result is equal; no part is trusted on a snapshot alone.
+            // A kept snapshot renamed (the next one's file under its name): not a place to start a part, and said.
+            final Path renamed = tmp.resolve("renamed");
+            copy(dir, renamed);
+            final Path keptRenamed = renamed.resolve(dir.relativize(kept).toString());
+            Files.copy(keptRenamed.resolve(SnapshotFiles.name(keptAt.get(0))), keptRenamed.resolve(SnapshotFiles.name(keptAt.get(1))),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            final Run named = audit("verify", "--data-dir", renamed.toString(), "--config", CONFIG.toString(), "--threads", "2");
+            assertEquals(0, named.exit(), named.output());
+            assertTrue(named.output().contains("note: not starting a part from " + keptRenamed.resolve(SnapshotFiles.name(keptAt.get(1)))
+                + ": its name says journal index 0x" + Long.toHexString(keptAt.get(1))), named.output());
+
+            // A kept snapshot holding another state under a right header (the next one's state sealed as its own): the part
+            // before it does not reach it, so the run fails there, though every result is equal; no part is trusted on a
+            // snapshot alone.
             final Path swapped = tmp.resolve("swapped");
             copy(dir, swapped);
             final Path keptSwapped = swapped.resolve(dir.relativize(kept).toString());
-            Files.copy(keptSwapped.resolve(SnapshotFiles.name(keptAt.get(0))), keptSwapped.resolve(SnapshotFiles.name(keptAt.get(1))),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            forge(keptSwapped.resolve(SnapshotFiles.name(keptAt.get(0))), keptSwapped.resolve(SnapshotFiles.name(keptAt.get(1))));
             final Run state = audit("verify", "--data-dir", swapped.toString(), "--config", CONFIG.toString(), "--threads", "2");
             assertEquals(1, state.exit(), state.output());
             assertTrue(state.output().contains("MISMATCH: the state after journal index 0x" + Long.toHexString(keptAt.get(1))
@@ -410,5 +433,20 @@ class AuditVerifyTest {
                 }
             });
         }
+    }
+
+    /**
+     * Puts the state held by the snapshot {@code from} into the snapshot {@code to} under {@code to}'s own header (journal
+     * index, configuration, command fingerprint): a file that passes every check of what it claims to be and holds
+     * another state, which only re-execution can find.
+     */
+    private static void forge(final Path from, final Path to) throws Exception {
+        final byte[] own = Files.readAllBytes(to);
+        final io.chronex.queues.SnapshotEnvelope.Header header = io.chronex.queues.SnapshotEnvelope.open(own);
+        final byte[] other = Files.readAllBytes(from);
+        io.chronex.queues.SnapshotEnvelope.open(other);
+        final byte[] body = java.util.Arrays.copyOfRange(other, io.chronex.queues.SnapshotEnvelope.HEADER_BYTES, other.length);
+        Files.write(to, io.chronex.queues.SnapshotEnvelope.wrap(header.journalIndex(), header.configHash(), header.commandFingerprint(),
+            body));
     }
 }

@@ -90,7 +90,7 @@ class EngineServiceTest {
      * one the writer has not started; waiting for the writer every 100 commands (the tests snapshot
      * every 400 or 500) makes every snapshot land, so the tests know which files exist.
      */
-    private static long drain(final EngineService service, final long max) {
+    static long drain(final EngineService service, final long max) {
         long processed = 0;
         while (processed < max && service.poll()) {
             if (++processed % 100 == 0) {
