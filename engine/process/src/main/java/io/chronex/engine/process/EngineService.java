@@ -302,6 +302,7 @@ public final class EngineService implements AutoCloseable {
     /** Keeps {@code reserve} bytes free under the data directory (bin/engine --storage-reserve); pauses below a quarter of it. */
     public void storageReserve(final long reserve) {
         storage = StorageGuard.forDirectory(commands.file().toPath().getParent(), reserve);
+        snapshots.keepFree(reserve / 2);
     }
 
     /** For tests: free space as a test says it is (a real disk cannot be filled and emptied at will). */

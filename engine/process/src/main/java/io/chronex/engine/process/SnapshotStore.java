@@ -38,6 +38,11 @@ final class SnapshotStore {
 
     private final Path dir;
     private final Writes writes;
+    /**
+     * Free space a snapshot must leave (the engine's storage reserve / 2, below which nothing new is journalled): the
+     * queues' results and reports come first, a snapshot only costs a longer replay when it is not written.
+     */
+    private volatile long keepFree;
 
     SnapshotStore(final Path dir) {
         this(dir, FileChannel::write);
@@ -58,6 +63,12 @@ final class SnapshotStore {
         final Path temporary = dir.resolve(name(journalIndex) + ".tmp");
         final byte[] header = SnapshotEnvelope.header(journalIndex, configHash, commandFingerprint, body);
         try {
+            // With no reserve (0) the write itself meets a full disk, and fails as cleanly.
+            final long usable = keepFree == 0 ? Long.MAX_VALUE : Files.getFileStore(dir).getUsableSpace();
+            if (usable - header.length - body.length < keepFree) {
+                throw new IOException("not enough free space: " + usable + " bytes free, the snapshot needs " + (header.length
+                    + body.length) + " and " + keepFree + " must stay free for the queues (bin/engine --storage-reserve / 2)");
+            }
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
                 writeAll(channel, new ByteBuffer[] {ByteBuffer.wrap(header), ByteBuffer.wrap(body)});
@@ -80,6 +91,11 @@ final class SnapshotStore {
             // The new snapshot is in place; an old one left over costs disk, never a wrong recovery.
         }
         return file;
+    }
+
+    /** The free space every snapshot write must leave behind. */
+    void keepFree(final long bytes) {
+        keepFree = bytes;
     }
 
     /** A single write may take fewer bytes than given (and a full disk may end it part way): writes until none remain. */

@@ -65,4 +65,21 @@ class EngineStorageTest {
         final JournalSummary.Summary summary = JournalSummary.summarize(data);
         assertTrue(summary.clean(), summary.resultLine());
     }
+
+    /** A snapshot that would leave less than half the reserve free is not written (the queues' writes come first): an error, no file. */
+    @Test
+    void aSnapshotThatWouldEatIntoTheReserveIsRefusedBeforeAByteIsWritten() throws Exception {
+        final Path dir = java.nio.file.Files.createDirectories(tmp.resolve("snapshots"));
+        final SnapshotStore store = new SnapshotStore(dir);
+        final long free = java.nio.file.Files.getFileStore(dir).getUsableSpace();
+        store.keepFree(free); // whatever the snapshot's size, it would leave less than this
+        final java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.UncheckedIOException.class,
+            () -> store.write(0x1234, 7, 9, new byte[4096]));
+        assertTrue(e.getMessage().contains("not enough free space") && e.getMessage().contains("--storage-reserve"), e.getMessage());
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            assertEquals(0, files.count(), "nothing left behind");
+        }
+        store.keepFree(0);
+        assertTrue(java.nio.file.Files.exists(store.write(0x1234, 7, 9, new byte[4096])), "written once the reserve allows it");
+    }
 }

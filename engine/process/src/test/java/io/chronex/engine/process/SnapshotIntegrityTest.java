@@ -278,8 +278,8 @@ class SnapshotIntegrityTest {
             final Path runDir = tmp.resolve("run");
             final io.chronex.runtime.RunFiles log = io.chronex.runtime.RunFiles.start(runDir, "engine");
             try {
-                final EngineAgent agent = EngineAgent.open(data, CONFIG, 0, 0, io.chronex.runtime.StorageGuard.DEFAULT_RESERVE,
-                    "backoff", -1, log);
+                // No storage reserve: the write itself must meet the full disk (a reserve would refuse it before).
+                final EngineAgent agent = EngineAgent.open(data, CONFIG, 0, 0, 0, "backoff", -1, log);
                 for (long polls = 0; agent.doWork() > 0 || polls < 10; polls++) {
                     assertTrue(polls < 10_000_000, "the engine stopped answering");
                 }
