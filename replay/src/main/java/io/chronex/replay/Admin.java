@@ -16,6 +16,7 @@ import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.ConfigYaml;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -38,7 +39,7 @@ import java.util.regex.Pattern;
 /** bin/admin: appends one operator command to the journal and prints the engine's answer to it. */
 public final class Admin {
     static final String USAGE = """
-        Usage: bin/admin --data-dir DIR [--config FILE] [--timeout 5s] COMMAND ...
+        Usage: bin/admin --data-dir DIR [--config FILE] [--timeout 5s] [--storage-reserve SIZE] COMMAND ...
 
         Appends one operator command to DIR/commands (the journal; gateway id 0, session 0, with the
         wall-clock receipt time), then waits for the engine's answer in DIR/events and prints it.
@@ -69,6 +70,9 @@ public final class Admin {
           --config FILE    the engine config, for symbol names and price scales (default config/engine.yaml
                            under the project root)
           --timeout T      how long to wait for the engine's answer: 5s, 500ms (default 5s)
+          --storage-reserve SIZE  the reserve the engine and gateways keep (default 256MiB): an operator command
+                           goes through while the gateways refuse orders, and is refused (exit 1, nothing
+                           journalled) only below a quarter of it, where the engine pauses
           --help           this text
         """;
 
@@ -92,7 +96,8 @@ public final class Admin {
 
     /** The whole tool without exiting the JVM: its exit code. */
     static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout"), Set.of(), 16);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve"), Set.of(), 16);
+        final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final long timeoutNanos = duration(args.string("--timeout", "5s"));
         final Path configFile = args.path("--config",
             Path.of(System.getProperty("chronex.root", ".")).resolve("config/engine.yaml"));
@@ -104,6 +109,11 @@ public final class Admin {
                 + "); give the --data-dir the engine runs on. bin/admin never creates one.");
         }
         final DataDirectory data = DataDirectory.openForTool(dir);
+        final StorageGuard storage = StorageGuard.forDirectory(dir, reserve);
+        if (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
+            throw new Tool.Failure("not journalled: " + storage.describe() + "; below a quarter of it nothing is appended (free"
+                + " space first)");
+        }
         final Result result = new Result();
         final long index = appendAndAwait(data, command, timeoutNanos, result);
         if (index < 0) {

@@ -102,6 +102,28 @@ class AdminTest {
         assertEquals(List.of(), journal(DataDirectory.open(dir)));
     }
 
+    /** Below a quarter of the storage reserve (here: a reserve far larger than any disk) nothing is journalled: exit 1, saying why. */
+    @Test
+    void aDiskAllButFullJournalsNothing() throws Exception {
+        final Path dir = tmp.resolve("data");
+        DataDirectory.open(dir);
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final PrintStream err = System.err;
+        final ByteArrayOutputStream said = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream capture = new PrintStream(said, true, StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            exit = exitCode(new String[] {"--data-dir", dir.toString(), "--config", writeConfig().toString(), "--storage-reserve",
+                "1000000GiB", "halt", "ACME"}, out);
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals(1, exit, out.toString(StandardCharsets.UTF_8) + said.toString(StandardCharsets.UTF_8));
+        assertTrue(said.toString(StandardCharsets.UTF_8).contains("not journalled: free space on the filesystem of " + dir),
+            said.toString(StandardCharsets.UTF_8));
+        assertTrue(journal(DataDirectory.open(dir)).isEmpty(), "nothing journalled");
+    }
+
     @Test
     void aMissingDataDirectoryIsAnErrorAndIsNotCreated() {
         final Path dir = tmp.resolve("nowhere");
