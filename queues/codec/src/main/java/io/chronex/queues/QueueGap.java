@@ -1,7 +1,7 @@
 package io.chronex.queues;
 
+import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import java.util.concurrent.locks.LockSupport;
@@ -29,7 +29,7 @@ public record QueueGap(String queue, long from, long firstReadable, long lastInd
      * the read ended: the excerpt after {@code lastRead} is looked for again, for up to 50 ms, before
      * the stretch is called a gap.
      */
-    public static QueueGap after(final SingleChronicleQueue queue, final long lastRead) {
+    public static QueueGap after(final ChronicleQueue queue, final long lastRead) {
         final long deadline = System.nanoTime() + SETTLE_NANOS;
         final ExcerptTailer probe = queue.createTailer();
         while (true) {

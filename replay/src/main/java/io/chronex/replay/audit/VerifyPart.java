@@ -8,6 +8,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.ExcerptWalk;
+import io.chronex.queues.QueueGap;
 import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.SnapshotFiles;
@@ -88,6 +89,8 @@ final class VerifyPart {
     long mismatch = -1;
     /** Commands journalled after the last result (the last part only); -1 otherwise or when stopped by a difference. */
     long unanswered = -1;
+    /** The journal the part reads, to tell damage from its end. */
+    private net.openhft.chronicle.queue.ChronicleQueue commandQueue;
     /** What went wrong other than a difference (a snapshot gone, an I/O error), or null. */
     RuntimeException failure;
     /** Snapshots this part kept in DIR/audit-index (journal indices): withdrawn when an earlier part differs. */
@@ -231,6 +234,7 @@ final class VerifyPart {
 
     /** The part's results, from where the tailers stand to the end's result (or the events' end). */
     private void walk(final Shared shared, final ExcerptTailer commandTailer, final ExcerptTailer eventTailer) {
+        commandQueue = commandTailer.queue();
         try (ExcerptWalk commandWalk = new ExcerptWalk(commandTailer); ExcerptWalk eventWalk = new ExcerptWalk(eventTailer)) {
             long walked = 0;
             long untilKeep = shared.keepEvery; // a countdown, not a division per result
@@ -268,7 +272,12 @@ final class VerifyPart {
                     }
                 }
             }
-            if (end != null) {
+            // A walk that stops while the queue goes on has met damage, not the end: said as such, never counted as unanswered.
+            final QueueGap gap = QueueGap.after(eventTailer.queue(), eventWalk.index());
+            if (gap != null) {
+                out.println("MISMATCH: the events queue is damaged: " + gap.describe());
+                mismatch = Math.max(0, header.commandIndex);
+            } else if (end != null) {
                 out.printf("MISMATCH: the events end before the result answering journal index 0x%x (events index 0x%x), which they"
                     + " had when this run began%n", end.journalIndex(), end.eventsIndex());
                 mismatch = end.journalIndex();
@@ -292,6 +301,14 @@ final class VerifyPart {
             return Math.max(0, header.commandIndex);
         }
         final boolean present = commandWalk.next();
+        if (!present) {
+            final QueueGap gap = QueueGap.after(commandQueue, commandWalk.index());
+            if (gap != null) {
+                out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal is damaged: %s%n", header.commandIndex,
+                    gap.describe());
+                return header.commandIndex;
+            }
+        }
         if (!present || commandWalk.index() != header.commandIndex) {
             out.printf("MISMATCH: the events answer journal index 0x%x next, but the journal's next command is %s: a command"
                 + " skipped or answered twice, or queues from different directories%n", header.commandIndex,
