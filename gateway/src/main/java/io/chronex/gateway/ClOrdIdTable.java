@@ -143,6 +143,27 @@ final class ClOrdIdTable implements AutoCloseable {
         return length;
     }
 
+    /** One live entry, for {@link #forEach}. */
+    interface Entry {
+        void entry(long account, long id, DirectBuffer text, int offset, int length);
+    }
+
+    /** Every live entry, in slot order. */
+    void forEach(final Entry visitor) {
+        for (int i = 0; i <= mask; i++) {
+            final int slot = HEADER + i * SLOT;
+            if (slots.getInt(slot + STATE) == LIVE) {
+                visitor.entry(slots.getLong(slot + ACCOUNT), slots.getLong(slot + ID), slots, slot + TEXT, slots.getInt(slot + LENGTH));
+            }
+        }
+    }
+
+    /** Whether (account, id) is live with exactly this text. */
+    boolean holds(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
+        final int slot = find(slots, mask, account, id);
+        return slot >= 0 && textEquals(slot, buffer, offset, length);
+    }
+
     /** Notes a release, applied by {@link #releaseStored} once the reports of the result that caused it are stored. */
     void releaseLater(final long account, final long id) {
         if (pendingCount + 2 > pending.length) {
@@ -275,6 +296,9 @@ final class ClOrdIdTable implements AutoCloseable {
                 throw new IllegalStateException(notATable + " (capacity " + fromCapacity + ")");
             }
             for (int i = 0; i < fromCapacity; i++) {
+                if (notATable != null) {
+                    checkSlot(from, i);
+                }
                 live += complete(from, HEADER + i * SLOT) ? 1 : 0;
             }
         }
@@ -314,6 +338,29 @@ final class ClOrdIdTable implements AutoCloseable {
         slots.wrap(fresh);
         mask = toMask;
         size = copied;
+    }
+
+    /**
+     * A slot overwritten by anything but this class is refused rather than dropped or believed: a
+     * state no writer sets, or a live entry whose id is not the hash of its text (every id here is one).
+     * Only the table's own file is checked this way: it is the one a disk or a person can damage.
+     */
+    private void checkSlot(final UnsafeBuffer from, final int index) {
+        final int slot = HEADER + index * SLOT;
+        final int state = from.getInt(slot + STATE);
+        final String damaged;
+        if (state != EMPTY && state != LIVE && state != WRITING) {
+            damaged = "has state " + state;
+        } else if (complete(from, slot)
+            && ClientOrderIds.hash(from, slot + TEXT, from.getInt(slot + LENGTH)) != from.getLong(slot + ID)) {
+            damaged = "holds id " + from.getLong(slot + ID) + " for a text whose id is not that";
+        } else if (state == LIVE && !complete(from, slot) && from.getInt(slot + CLAIMS) > 0) {
+            damaged = "is live with a text length of " + from.getInt(slot + LENGTH);
+        } else {
+            return;
+        }
+        throw new IllegalStateException(file + " is damaged: slot " + index + " " + damaged
+            + "; the ClOrdIDs of live orders cannot be trusted. " + ClOrdIdCheck.REBUILD_HINT);
     }
 
     /** A slot that holds a whole entry still claimed: marked live, with a text of a possible length. */

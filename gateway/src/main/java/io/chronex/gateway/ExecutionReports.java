@@ -31,6 +31,8 @@ final class ExecutionReports {
     private final Long2ObjectHashMap<FixSession> sessionsByAccount;
     private final OrderEntry symbols;
     private final ClOrdIdTable clOrdIds;
+    /** A field, so noting releases allocates nothing per result. */
+    private final ClOrdIdReleases.Sink releases;
     /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL), read back with it. */
     final CommandText requestText = new CommandText();
     /** ClOrdID and OrigClOrdID (length 0: none) of the report being built. */
@@ -52,6 +54,7 @@ final class ExecutionReports {
     ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols,
                      final ClOrdIdTable clOrdIds) {
         this.clOrdIds = clOrdIds;
+        this.releases = clOrdIds::releaseLater;
         this.outbox = outbox;
         this.sessionsByAccount = sessionsByAccount;
         this.symbols = symbols;
@@ -72,22 +75,17 @@ final class ExecutionReports {
         this.commandReadNanos = commandReadNanos;
         this.engineAppendNanos = engineAppendNanos;
         final CommandType type = r.commandType;
+        // Noted now, applied once this result's reports are stored (the texts below are read before that).
+        ClOrdIdReleases.of(r, direct == null ? ClOrdIdReleases.NO_DIRECT : direct.account, request, sessionsByAccount, releases);
         if (direct != null) {
             if (type == CommandType.NEW_ORDER) {
                 tableIds(direct.account, r.clientOrderId);
-                if (r.isRejected()) {
-                    clOrdIds.releaseLater(direct.account, r.clientOrderId);
-                }
                 report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId,
                     r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
                     r.isRejected() ? 0 : r.quantity, 0, 0, 0, r.rejectReason, true);
             } else if (type == CommandType.CANCEL && r.isRejected()) {
                 cancelReject(direct, r, request, '1');
             } else if (type == CommandType.REPLACE) {
-                if (OrderEntry.renames(request)) {
-                    // Renamed: the old ClOrdID is done; failed: the new one never was.
-                    clOrdIds.releaseLater(direct.account, r.isRejected() ? request.newClientOrderId : request.clientOrderId);
-                }
                 if (r.isRejected()) {
                     cancelReject(direct, r, request, '2');
                 } else {
@@ -108,7 +106,6 @@ final class ExecutionReports {
             if (taker != null) {
                 final long avg = addNotional(f.takerOrderId, f.price, f.quantity, f.takerLeavesQuantity);
                 tableIds(f.takerAccount, f.takerClientOrderId);
-                releaseIfDone(f.takerAccount, f.takerClientOrderId, f.takerLeavesQuantity);
                 report(taker, 'F', f.takerLeavesQuantity == 0 ? '2' : '1', f.takerOrderId, r.symbol,
                     f.takerSide, r.orderType, r.timeInForce, r.price, f.takerCumulativeQuantity + f.takerLeavesQuantity,
                     f.takerLeavesQuantity, f.takerCumulativeQuantity, f.price, f.quantity, RejectReason.NONE, taker == direct, avg);
@@ -117,7 +114,6 @@ final class ExecutionReports {
             if (maker != null) {
                 final long avg = addNotional(f.makerOrderId, f.price, f.quantity, f.makerLeavesQuantity);
                 tableIds(f.makerAccount, f.makerClientOrderId);
-                releaseIfDone(f.makerAccount, f.makerClientOrderId, f.makerLeavesQuantity);
                 report(maker, 'F', f.makerLeavesQuantity == 0 ? '2' : '1', f.makerOrderId, r.symbol,
                     f.takerSide == Side.BUY ? Side.SELL : Side.BUY, OrderType.LIMIT, null, f.price,
                     f.makerCumulativeQuantity + f.makerLeavesQuantity, f.makerLeavesQuantity, f.makerCumulativeQuantity,
@@ -148,7 +144,6 @@ final class ExecutionReports {
             } else {
                 tableIds(x.account, x.clientOrderId);
             }
-            releaseIfDone(x.account, x.clientOrderId, 0);
             report(owner, expired ? 'C' : '4', expired ? 'C' : '4', x.orderId, x.symbol, x.side, OrderType.LIMIT, null, x.price,
                 x.cumulativeQuantity + x.quantity, 0, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
         }
@@ -292,13 +287,6 @@ final class ExecutionReports {
     private void tableIds(final long account, final long clientOrderId) {
         clOrdLength = text(account, clientOrderId, clOrd);
         origLength = 0;
-    }
-
-    /** An order with nothing left is done: its ClOrdID's claim goes once this result's reports are stored. */
-    private void releaseIfDone(final long account, final long clientOrderId, final long leaves) {
-        if (leaves == 0) {
-            clOrdIds.releaseLater(account, clientOrderId);
-        }
     }
 
     /** The report answers a request: its own ClOrdID and its OrigClOrdID, as journalled with it. */

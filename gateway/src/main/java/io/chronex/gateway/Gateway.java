@@ -15,6 +15,8 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.collections.Long2ObjectHashMap;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,7 +70,11 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     public Gateway(final GatewayConfig config, final int gatewayId, final int port, final DataDirectory data, final Log log)
         throws IOException {
         this.gatewayId = gatewayId;
-        this.state = new SessionStateFile(data.gatewayDir(gatewayId).resolve("sessions.state"));
+        final Path dir = data.gatewayDir(gatewayId);
+        final Path stateFile = dir.resolve("sessions.state");
+        // Looked at before opening creates it: a missing file must not pass for a new gateway's.
+        final boolean stateExisted = Files.exists(stateFile) && Files.size(stateFile) > 0;
+        this.state = new SessionStateFile(stateFile);
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
             final int slot = state.slot(s.senderCompId());
             final FixSession session = new FixSession(s, config.compId(), state,
@@ -105,8 +111,18 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         outbox.returns = returns;
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
-        log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports, received,
-            outbox, log).run());
+        try (ClOrdIdCheck check = new ClOrdIdCheck(gatewayId, sessionsByAccount, commandsQueue, dir.resolve("clordids.table.expected"))) {
+            log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports,
+                received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted).run());
+        } catch (final RuntimeException e) {
+            framer.close();
+            closeFiles();
+            if (!stateExisted) {
+                // The refusal must not leave a fresh file behind that the next start would take for the lost one.
+                Files.deleteIfExists(stateFile);
+            }
+            throw e;
+        }
         this.proxy = new OutboxSessionProxy(outbox, store, flow, framer, config.compId(), log);
         this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, received,
             log);
@@ -273,6 +289,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
         journal.checkpoint();
         framer.close();
+        closeFiles();
+    }
+
+    private void closeFiles() {
         store.close();
         for (final FixSession s : sessions) {
             s.sent.close();

@@ -16,6 +16,7 @@ import java.util.Locale;
 public final class GatewayMain {
     static final String USAGE = """
         Usage: bin/gateway --data-dir DIR --config FILE [--id N] [--port P] [--idle backoff|yield|busy]
+               bin/gateway --rebuild-clordids --data-dir DIR --config FILE [--id N]
 
         Runs a FIX 4.4 acceptor: clients log on with a SenderCompID configured for this gateway, their
         orders go to DIR/commands (the journal) and the engine's results come back from DIR/events as
@@ -29,7 +30,16 @@ public final class GatewayMain {
           --port P         TCP port (default: the config's port); 0 picks a free one, printed at start
           --idle MODE      backoff (default: spin, yield, then park up to 1 ms), yield (never sleeps but gives
                            way to anything runnable) or busy (spin; give it a core of its own)
+          --rebuild-clordids
+                           do not serve: rebuild DIR/gateways/N/clordids.table (the ClOrdID text of every live
+                           order) from the journal and the events the gateway answered, then exit 0. For a table
+                           the gateway refused at start as damaged or disagreeing with the journal; the gateway
+                           must be stopped
           --help           this text
+
+        At start the gateway checks its files against each other and against the journal (docs/gateway.md,
+        "What the gateway checks at start"); on any disagreement it exits 2 naming the file, what is wrong
+        and what to do, and serves no one.
 
         SIGTERM (or Ctrl-C) logs every session out and exits 0. Logs go to standard output and to
         DIR/gateways/N/gateway.log; the pid is in DIR/gateways/N/gateway.pid while it runs.
@@ -44,7 +54,8 @@ public final class GatewayMain {
 
     /** Parses, then opens the gateway and runs its loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, "--data-dir", "--config", "--id", "--port", "--idle");
+        final Args args = Args.parse(argv, java.util.Set.of("--data-dir", "--config", "--id", "--port", "--idle"),
+            java.util.Set.of("--rebuild-clordids"), 0);
         final int id = args.intNumber("--id", 1, 1, DataDirectory.MAX_GATEWAY_ID);
         final int portOption = args.intNumber("--port", -1, 0, 65535);
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
@@ -61,12 +72,24 @@ public final class GatewayMain {
             throw new Args.UsageException(e.getMessage());
         }
         try {
+            if (args.flag("--rebuild-clordids")) {
+                return rebuildClOrdIds(config, id, data, run);
+            }
             final int port = portOption >= 0 ? portOption : config.port();
             return DutyCycle.run("gateway-" + id, () -> open(config, id, port, data, idleName, run), IdleStrategies.byName(idleName),
                 message -> run.log("%s", message));
         } finally {
             run.stop();
         }
+    }
+
+    private static int rebuildClOrdIds(final GatewayConfig config, final int id, final DataDirectory data, final RunFiles run) {
+        try {
+            run.log("%s", ClOrdIdCheck.rebuild(config, id, data));
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        return 0;
     }
 
     /** On the gateway's thread: Chronicle refuses a tailer that recovery used on another thread. */

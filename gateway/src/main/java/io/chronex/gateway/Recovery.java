@@ -8,6 +8,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -22,6 +23,11 @@ import java.util.List;
  * reached the journal but not the state file.
  */
 final class Recovery {
+    /** What an operator can do about a gateway file that disagrees with the rest (none can be made up from the journal alone). */
+    static final String RESTORE_HINT = "The gateway does not start on it: put back the gateway's directory from a copy taken while"
+        + " it was stopped (its files belong together). Starting afresh would number messages again from numbers its clients"
+        + " have already seen.";
+
     private final int gatewayId;
     private final List<FixSession> sessions;
     private final Long2ObjectHashMap<FixSession> sessionsByAccount;
@@ -34,13 +40,25 @@ final class Recovery {
     private final ReceivedOrderIds received;
     private final Outbox outbox;
     private final Gateway.Log log;
+    private final SingleChronicleQueue commandsQueue;
+    private final ClOrdIdCheck clOrdIdCheck;
+    private final ClOrdIdTable clOrdIds;
+    private final java.nio.file.Path gatewayDir;
+    private final boolean stateExisted;
+    private long messagesStored;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
     Recovery(final int gatewayId, final List<FixSession> sessions, final Long2ObjectHashMap<FixSession> sessionsByAccount,
              final OutboundStore store, final SessionStateFile state, final SingleChronicleQueue eventsQueue, final ExcerptTailer events,
              final ExcerptTailer commandReader, final ExecutionReports reports, final ReceivedOrderIds received, final Outbox outbox,
-             final Gateway.Log log) {
+             final Gateway.Log log, final SingleChronicleQueue commandsQueue, final ClOrdIdCheck clOrdIdCheck,
+             final ClOrdIdTable clOrdIds, final java.nio.file.Path gatewayDir, final boolean stateExisted) {
+        this.commandsQueue = commandsQueue;
+        this.clOrdIdCheck = clOrdIdCheck;
+        this.clOrdIds = clOrdIds;
+        this.gatewayDir = gatewayDir;
+        this.stateExisted = stateExisted;
         this.gatewayId = gatewayId;
         this.sessions = sessions;
         this.sessionsByAccount = sessionsByAccount;
@@ -58,6 +76,9 @@ final class Recovery {
     /** Recovers and returns the line that says what was recovered. */
     String run() {
         final long start = System.nanoTime();
+        // Both before the journal is read: whatever others append meanwhile, the walk must get at least this far.
+        final long journalEnd = commandsQueue.lastIndex();
+        final long lastAnswered = lastAnsweredCommand();
         final boolean stored = store.recover(new OutboundStore.Visitor() {
             @Override
             public void message(final long account, final int seq, final int msgType, final long storeIndex, final int entryOffset) {
@@ -68,6 +89,7 @@ final class Recovery {
                             + (s.nextOutbound - 1) + "; the store is damaged");
                     }
                     s.sent.add(storeIndex, entryOffset);
+                    messagesStored++;
                     s.nextOutbound = seq + 1;
                 }
             }
@@ -84,12 +106,18 @@ final class Recovery {
         // A crash between the parts of one event's answer: every event before it is answered, it is built again.
         final long partial = store.partialEventsIndex();
         if (!stored) {
+            clOrdIdCheck.claimToEnd();
+            refuseLostStore();
             // A new gateway starts at the end of the events queue: earlier results answered other gateways' clients.
             final long last = eventsQueue.lastIndex();
             store.markStart(last);
             resumeAfter = last;
         }
         final long tracked = resumeEvents(resumeAfter, partial);
+        clOrdIdCheck.claimToEnd();
+        checkJournal(journalEnd, lastAnswered);
+        checkSessionState();
+        clOrdIdCheck.compare(clOrdIds, gatewayDir.resolve("clordids.table"));
         final long scanned = scanJournal();
         final StringBuilder sb = new StringBuilder();
         for (final FixSession s : sessions) {
@@ -120,6 +148,7 @@ final class Recovery {
                     break;
                 }
                 if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
+                    clOrdIdCheck.answered(header, result);
                     reports.track(result);
                     received.remember(result, sessionsByAccount);
                     tracked++;
@@ -140,6 +169,73 @@ final class Recovery {
             events.readingDocument().close();
         }
         return tracked;
+    }
+
+    /** The command the events queue's last excerpt answers, -1 when none can be read. */
+    private long lastAnsweredCommand() {
+        final ExcerptTailer last = eventsQueue.createTailer().direction(TailerDirection.BACKWARD).toEnd();
+        try (DocumentContext dc = last.readingDocument()) {
+            return dc.isPresent() && EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK ? header.commandIndex : -1;
+        }
+    }
+
+    /**
+     * An empty outbound store is a new gateway only if nothing else says this gateway has run: a
+     * store lost while the journal or the session state remembers it would restart every session's
+     * outbound numbering at 1.
+     */
+    private void refuseLostStore() {
+        long inbound = 0;
+        for (final FixSession s : sessions) {
+            inbound = Math.max(inbound, state.expectedInbound(s.slot) - 1);
+        }
+        if (clOrdIdCheck.journalledHere > 0 || state.scanFrom() >= 0 || inbound > 0) {
+            throw new IllegalStateException(gatewayDir.resolve("outbound") + " is empty or missing, but this gateway has run before ("
+                + (clOrdIdCheck.journalledHere > 0 ? "the journal holds " + clOrdIdCheck.journalledHere + " commands from gateway "
+                + gatewayId + ", the first at index " + Long.toHexString(clOrdIdCheck.firstHere) : "sessions.state has received up to"
+                + " MsgSeqNum " + inbound) + "): every session's outbound MsgSeqNum would start again at 1 and the reports it sent could"
+                + " not be resent. " + RESTORE_HINT);
+        }
+    }
+
+    /**
+     * The journal as this gateway needs it: readable to its end, holding every command this
+     * gateway appended and every command the engine answered. A journal cut short or replaced would
+     * take orders the engine never answers (or has answered as other commands).
+     */
+    private void checkJournal(final long journalEnd, final long lastAnswered) {
+        final long read = clOrdIdCheck.lastRead;
+        final String readTo = read < 0 ? "nothing can be read from it" : "it can be read up to index " + Long.toHexString(read);
+        final String what;
+        if (read < journalEnd) {
+            what = "its index says it holds commands up to " + Long.toHexString(journalEnd) + ", but " + readTo;
+        } else if (state.scanFrom() > read) {
+            what = "this gateway journalled command " + Long.toHexString(state.scanFrom()) + " (sessions.state's checkpoint), but "
+                + readTo;
+        } else if (lastAnswered > read) {
+            what = "the events queue answers command " + Long.toHexString(lastAnswered) + ", but " + readTo;
+        } else {
+            return;
+        }
+        throw new IllegalStateException("commands journal " + commandsQueue.file() + " is damaged or cut short: " + what
+            + ". The gateway takes no orders it cannot journal: restore the journal (the engine refuses it too), then start again.");
+    }
+
+    /**
+     * Inbound numbers come only from sessions.state: one lost (deleted, or a fresh file) while this
+     * gateway has journalled commands or sent messages would expect MsgSeqNum 1 from clients far beyond it.
+     */
+    private void checkSessionState() {
+        final java.nio.file.Path file = gatewayDir.resolve("sessions.state");
+        if (!stateExisted && messagesStored > 0) {
+            throw new IllegalStateException(file + " is missing, but the outbound store holds " + messagesStored
+                + " messages sent to this gateway's sessions: the MsgSeqNums they sent us are lost. " + RESTORE_HINT);
+        }
+        if (state.scanFrom() < 0 && clOrdIdCheck.journalledHere > 0) {
+            throw new IllegalStateException(file + (stateExisted ? " records no command" : " is missing") + ", but the journal holds "
+                + clOrdIdCheck.journalledHere + " commands from gateway " + gatewayId + " (the first at index "
+                + Long.toHexString(clOrdIdCheck.firstHere) + "): the MsgSeqNums its clients sent are lost. " + RESTORE_HINT);
+        }
     }
 
     /** Inbound sequence numbers: the state file, then any journalled message it may have missed. */

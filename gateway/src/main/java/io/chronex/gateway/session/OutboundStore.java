@@ -90,7 +90,10 @@ public final class OutboundStore implements AutoCloseable {
      */
     public boolean recover(final Visitor visitor) {
         final ExcerptTailer tailer = queue.createTailer();
+        // Nothing else appends here (the gateway's lock), so the index's end is fixed while we read.
+        final long indexedEnd = queue.lastIndex();
         boolean any = false;
+        long lastRead = -1;
         while (true) {
             try (DocumentContext dc = tailer.readingDocument()) {
                 if (!dc.isPresent()) {
@@ -99,6 +102,7 @@ public final class OutboundStore implements AutoCloseable {
                 any = true;
                 final Bytes<?> in = dc.wire().bytes();
                 final long storeIndex = dc.index();
+                lastRead = storeIndex;
                 final long at = in.readPosition();
                 if (in.readRemaining() < MIN_EXCERPT_LENGTH) {
                     throw new IllegalStateException("outbound store " + queue.file() + ": excerpt " + Long.toHexString(storeIndex)
@@ -121,6 +125,13 @@ public final class OutboundStore implements AutoCloseable {
                         + Long.toHexString(storeIndex) + " has unknown kind " + kind);
                 }
             }
+        }
+        if (indexedEnd >= 0 && lastRead < indexedEnd) {
+            // A zeroed excerpt header reads as "nothing written yet": the walk stops at it, the index knows better.
+            throw new IllegalStateException("outbound store " + queue.file() + " cannot be read past "
+                + (lastRead < 0 ? "its start" : "excerpt " + Long.toHexString(lastRead)) + ", but its index says it holds excerpts up to "
+                + Long.toHexString(indexedEnd) + " (zeroed or overwritten bytes): the messages stored after that point cannot be"
+                + " resent and the sequence numbers that follow them are unknown");
         }
         return any;
     }
