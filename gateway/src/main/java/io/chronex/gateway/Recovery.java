@@ -7,6 +7,7 @@ import io.chronex.gateway.session.SessionStateFile;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.QueueGap;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -141,12 +142,18 @@ final class Recovery {
         }
         // AvgPx needs every fill of our live orders: go through the events already answered once.
         long tracked = 0;
+        long scanned = -1;
         final ExcerptTailer scan = eventsQueue.createTailer();
         while (true) {
             try (DocumentContext dc = scan.readingDocument()) {
-                if (!dc.isPresent() || (partial >= 0 ? dc.index() >= partial : dc.index() > resumeAfter)) {
+                if (!dc.isPresent()) {
+                    refuseDamagedEvents(scanned, partial >= 0 ? partial : resumeAfter);
                     break;
                 }
+                if (partial >= 0 ? dc.index() >= partial : dc.index() > resumeAfter) {
+                    break;
+                }
+                scanned = dc.index();
                 if (EventCodec.read(dc.wire().bytes(), header, result) == DecodeStatus.OK) {
                     clOrdIdCheck.answered(header, result);
                     reports.track(result);
@@ -160,6 +167,7 @@ final class Recovery {
             throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(known)
                 + ", which this gateway's outbound store says it answered; is this the right data directory?");
         }
+        checkUnreadEvents(known);
         if (partial >= 0) {
             outbox.resumeInside(partial, store.partialMessages());
             log.log("events excerpt " + Long.toHexString(partial) + " was answered in part (" + store.partialMessages()
@@ -169,6 +177,38 @@ final class Recovery {
             events.readingDocument().close();
         }
         return tracked;
+    }
+
+    /**
+     * The events from where this gateway resumes to the queue's end must read through: a stretch a tailer cannot get past
+     * (bytes zeroed in the file) would stop report delivery there for every session, without a word, while the engine
+     * goes on writing after it.
+     */
+    private void checkUnreadEvents(final long from) {
+        final ExcerptTailer ahead = eventsQueue.createTailer();
+        if (!ahead.moveToIndex(from)) {
+            return; // the caller has just moved there: not reached
+        }
+        long last = from - 1;
+        while (true) {
+            try (DocumentContext dc = ahead.readingDocument()) {
+                if (!dc.isPresent()) {
+                    break;
+                }
+                last = dc.index();
+            }
+        }
+        refuseDamagedEvents(last, Long.MAX_VALUE);
+    }
+
+    /** A read of the events that stopped after {@code lastRead} met damage, not the end, before {@code needed}: refused. */
+    private void refuseDamagedEvents(final long lastRead, final long needed) {
+        final QueueGap gap = QueueGap.after(eventsQueue, lastRead);
+        if (gap != null && gap.from() <= needed) {
+            throw new IllegalStateException("events queue " + gap.describe() + ". This gateway cannot deliver the reports after"
+                + " it, nor rebuild its orders' average prices before it: restore the events queue from a copy taken with the engine"
+                + " stopped, then start again.");
+        }
     }
 
     /** The command the events queue's last excerpt answers, -1 when none can be read. */

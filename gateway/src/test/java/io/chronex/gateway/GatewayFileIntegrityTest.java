@@ -111,6 +111,15 @@ class GatewayFileIntegrityTest {
         assertRefused(gatewayDir.resolve("outbound").toString(), "cannot be read past excerpt");
     }
 
+    /** The events the gateway answered, zeroed in the middle: its reading would stop there, so would every report after it. */
+    @Test
+    void zeroedBytesInTheMiddleOfTheEventsQueueAreRefused() throws Exception {
+        copyTemplate();
+        final long offset = excerptOffset(DataDirectory.open(dir.resolve("data")).events(), 0.5);
+        zero(onlyCycleFile(dir.resolve("data/events")), offset - 4, 4096);
+        assertRefused("events queue " + dir.resolve("data/events") + ": excerpts from index 0x", "restore the events queue");
+    }
+
     @Test
     void aMissingSessionStateIsRefused() throws Exception {
         copyTemplate();
