@@ -10,6 +10,7 @@ import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.QueueGap;
+import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.queues.EventCodec;
@@ -149,13 +150,13 @@ public final class EngineService implements AutoCloseable {
         this.untilSnapshot = snapshotEvery;
         this.commandTailer = commands.createTailer();
         this.eventAppender = events.createAppender();
-        this.configHash = checkConfiguration(data, config);
         final int unfinished = snapshots.deleteUnfinished();
         if (unfinished > 0) {
             warn.accept("deleted " + unfinished + " unfinished snapshot file(s) in " + data.snapshots()
                 + " (a stop while one was being written)");
         }
         this.recoveredThrough = lastAnsweredCommand(data);
+        this.configHash = checkConfiguration(data, config, recoveredThrough >= 0, warn);
         final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
             new SnapshotFiles.Expect(configHash, commands), warn);
         if (restored == null) {
@@ -192,11 +193,28 @@ public final class EngineService implements AutoCloseable {
      * The configuration is part of history: replaying the journal under another one would rewrite
      * it. The first start records a hash of the configuration; later starts must match it.
      */
-    private static long checkConfiguration(final DataDirectory data, final EngineConfig config) {
+    private static long checkConfiguration(final DataDirectory data, final EngineConfig config, final boolean answeredBefore,
+                                           final Consumer<String> warn) {
         final long hash = MatchingEngine.configHash(config);
         final Path file = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
         try {
-            if (Files.exists(file)) {
+            if (!Files.exists(file) && answeredBefore) {
+                // Lost, not new: the results were answered under some configuration, and the snapshots' headers say which.
+                final Long recorded = hashInSnapshots(data.snapshots());
+                if (recorded == null) {
+                    throw new IllegalStateException(file + " is missing, but " + data.root().resolve("events") + " holds results: the"
+                        + " configuration they were answered under is not known, and replaying the journal under another would change"
+                        + " history. Restore the file from a copy; if this configuration is certainly the one the directory ran"
+                        + " under, write its hash there: echo " + Long.toHexString(hash) + " > " + file);
+                }
+                if (recorded != hash) {
+                    throw new IllegalStateException(file + " is missing, and the snapshots say " + data.root() + " was answered"
+                        + " under another configuration (config hash " + Long.toHexString(recorded) + ", this one "
+                        + Long.toHexString(hash) + "). Use the original configuration or a new data directory.");
+                }
+                warn.accept(file + " was missing: written again from the snapshots' headers, which name this configuration");
+                writeWhole(file, Long.toHexString(hash) + "\n");
+            } else if (Files.exists(file)) {
                 final String recorded = Files.readString(file).trim();
                 if (!recorded.equals(Long.toHexString(hash))) {
                     throw new IllegalStateException("this configuration differs from the one " + data.root()
@@ -205,12 +223,34 @@ public final class EngineService implements AutoCloseable {
                         + " Use the original configuration or a new data directory.");
                 }
             } else {
-                Files.writeString(file, Long.toHexString(hash) + "\n");
+                writeWhole(file, Long.toHexString(hash) + "\n");
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot check " + file + ": " + e.getMessage(), e);
         }
         return hash;
+    }
+
+    /** The configuration hash in the newest snapshot header that reads whole, or null when no snapshot does. */
+    private static Long hashInSnapshots(final Path dir) {
+        for (final long index : SnapshotFiles.indices(dir)) {
+            try {
+                return SnapshotEnvelope.open(Files.readAllBytes(dir.resolve(SnapshotFiles.name(index)))).configHash();
+            } catch (final IOException | IllegalArgumentException e) {
+                // damaged or old: the next one may say
+            }
+        }
+        return null;
+    }
+
+    /** Beside its place, forced, renamed: a crash leaves the old file or the new one, never half of one. */
+    private static void writeWhole(final Path file, final String text) throws IOException {
+        final Path partial = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(partial, text);
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(partial, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.force(true);
+        }
+        Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**
