@@ -156,6 +156,14 @@ public final class EngineService implements AutoCloseable {
                 + " (a stop while one was being written)");
         }
         this.recoveredThrough = lastAnsweredCommand(data);
+        if (recoveredThrough < 0 && !snapshots.indices().isEmpty()) {
+            // Snapshots are written only after answers: results were recorded and are gone, which a fresh start would hide.
+            throw new IllegalStateException(data.root().resolve("events") + " holds no result, but " + data.snapshots() + " has snapshots"
+                + " up to journal index " + Long.toHexString(snapshots.indices().get(0)) + ": the events queue was lost or replaced."
+                + " Restore it from a copy taken with the engine stopped. To answer the whole journal again into a new events queue"
+                + " instead (the same results, new timestamps; gateways that sent reports refuse to start until their"
+                + " directories are moved aside), move the snapshots aside and start again.");
+        }
         this.configHash = checkConfiguration(data, config, recoveredThrough >= 0, warn);
         final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
             new SnapshotFiles.Expect(configHash, commands), warn);

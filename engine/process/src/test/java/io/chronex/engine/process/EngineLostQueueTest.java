@@ -1,0 +1,50 @@
+package io.chronex.engine.process;
+
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A queue folder deleted under an answered directory: a clear refusal naming it, never a fresh start over history. */
+class EngineLostQueueTest {
+    @TempDir
+    Path tmp;
+
+    private static void deleteTree(final Path root) throws Exception {
+        try (Stream<Path> all = Files.walk(root)) {
+            for (final Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void aDeletedJournalIsRefused() throws Exception {
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, 31);
+        AuditJournals.answer(data, 1_500, true);
+        deleteTree(data.root().resolve("commands"));
+        final DataDirectory again = DataDirectory.open(data.root());
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> new EngineService(again, EngineConfigFile.load(AuditJournals.CONFIG), 0, warning -> { }).close());
+        assertTrue(e.getMessage().contains(data.root().resolve("commands").toString()), e.getMessage());
+    }
+
+    @Test
+    void aDeletedEventsQueueIsRefused() throws Exception {
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, 32);
+        AuditJournals.answer(data, 1_500, true);
+        deleteTree(data.root().resolve("events"));
+        final DataDirectory again = DataDirectory.open(data.root());
+        final IllegalStateException e = assertThrows(IllegalStateException.class,
+            () -> new EngineService(again, EngineConfigFile.load(AuditJournals.CONFIG), 0, warning -> { }).close());
+        assertTrue(e.getMessage().contains(data.root().resolve("events").toString()), e.getMessage());
+    }
+}
