@@ -42,6 +42,9 @@ final class Framer implements AutoCloseable {
     private final Gateway.Log log;
     private final Selector selector;
     private final ServerSocketChannel server;
+    private SelectionKey serverKey;
+    /** Client input is not read and no connection accepted (see {@link #pauseReading}). */
+    private boolean readingPaused;
     private final ArrayDeque<Connection> freeConnections = new ArrayDeque<>();
     private final List<Connection> connections = new ArrayList<>();
     private final ArrayList<Connection> dirty = new ArrayList<>();
@@ -80,7 +83,37 @@ final class Framer implements AutoCloseable {
     void listen(final int port) throws IOException {
         server.bind(new InetSocketAddress(config.bind(), port));
         server.configureBlocking(false);
-        server.register(selector, SelectionKey.OP_ACCEPT);
+        serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /**
+     * Stops reading client sockets and accepting connections, so no input creates output: what clients send waits in the
+     * kernel's buffers and TCP pushes back on them, nothing is lost. Output already owed (a resend, a backlog) still drains.
+     */
+    void pauseReading() {
+        setReading(false);
+    }
+
+    /** Reads and accepts again after {@link #pauseReading}; input that waited meanwhile is read at the next poll. */
+    void resumeReading() {
+        setReading(true);
+    }
+
+    private void setReading(final boolean reading) {
+        if (readingPaused == !reading) {
+            return;
+        }
+        readingPaused = !reading;
+        if (serverKey != null && serverKey.isValid()) {
+            serverKey.interestOps(reading ? SelectionKey.OP_ACCEPT : 0);
+        }
+        for (int i = 0; i < connections.size(); i++) {
+            final Connection c = connections.get(i);
+            c.reading = reading;
+            if (c.open && c.key != null && c.key.isValid()) {
+                c.interest();
+            }
+        }
     }
 
     private int inputBytes() {
@@ -141,7 +174,9 @@ final class Framer implements AutoCloseable {
             return;
         }
         if (key.isAcceptable()) {
-            accept();
+            if (!readingPaused) {
+                accept();
+            }
             return;
         }
         final Connection c = (Connection) key.attachment();
@@ -153,7 +188,7 @@ final class Framer implements AutoCloseable {
                     return;
                 }
             }
-            if (c.open && key.isReadable()) {
+            if (c.open && c.reading && key.isReadable()) {
                 read(c);
             }
         } catch (final IOException e) {
