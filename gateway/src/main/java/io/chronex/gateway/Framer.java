@@ -32,6 +32,9 @@ final class Framer implements AutoCloseable {
 
         /** A session's connection has closed (the session is no longer logged on). */
         void onDisconnected(FixSession session);
+
+        /** Whether the next message may be handled now; false leaves it, and what follows, in the buffer until reading resumes. */
+        boolean mayHandle();
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -94,9 +97,24 @@ final class Framer implements AutoCloseable {
         setReading(false);
     }
 
-    /** Reads and accepts again after {@link #pauseReading}; input that waited meanwhile is read at the next poll. */
+    /**
+     * Reads and accepts again after {@link #pauseReading}: messages left in a connection's buffer when it paused are handled
+     * now, and input that waited in the sockets is read at the next poll.
+     */
     void resumeReading() {
         setReading(true);
+        readNanos = System.nanoTime();
+        readEpochNanos = wallClock.nanoTime();
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            final Connection c = connections.get(i);
+            if (c.open && c.in.position() > 0) {
+                try {
+                    frames(c);
+                } catch (final RuntimeException e) {
+                    connectionError(c, e);
+                }
+            }
+        }
     }
 
     private void setReading(final boolean reading) {
@@ -265,9 +283,14 @@ final class Framer implements AutoCloseable {
         }
         readNanos = System.nanoTime();
         readEpochNanos = wallClock.nanoTime();
+        frames(c);
+    }
+
+    /** Hands on each whole message in the connection's buffer, keeping the rest (part of a message, or all after a pause). */
+    private void frames(final Connection c) {
         final int limit = c.in.position();
         int position = 0;
-        while (position < limit && c.open && c.closeAtNanos == 0) {
+        while (position < limit && c.open && c.closeAtNanos == 0 && c.reading && handler.mayHandle()) {
             final int length = FixDecoder.frame(c.inBuffer, position, limit - position, config.maxMessageLength());
             if (length == 0) {
                 break;
@@ -288,7 +311,7 @@ final class Framer implements AutoCloseable {
             c.inBuffer.putBytes(0, c.inBuffer, position, limit - position);
             c.in.position(limit - position);
         }
-        if (!c.in.hasRemaining()) {
+        if (!c.in.hasRemaining() && c.reading) {
             drop(c, "message longer than the input buffer");
         }
     }

@@ -180,11 +180,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
 
     /** One pass: network, events, timers, then the pass's output written. Returns how much was done (0 = idle). */
     public int doWork() throws IOException {
-        if (storage.level(System.nanoTime()) == StorageGuard.Level.EXHAUSTED) {
-            if (!pausedForStorage) {
-                pauseForStorage();
-            }
-        } else if (pausedForStorage) {
+        if (!storageExhausted(System.nanoTime()) && pausedForStorage) {
             resumeAfterStorage();
         }
         int work = framer.poll();
@@ -195,7 +191,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         if (now >= nextTimerNanos) {
             nextTimerNanos = now + TIMER_NANOS;
             framer.onTimer(now);
-            if (!pausedForStorage) {
+            if (!pausedForStorage && !storageExhausted(now)) {
                 // Heartbeats and TestRequests are stored like any message: none while paused (nor is anyone's silence judged).
                 sessionTimers(now);
             }
@@ -223,11 +219,29 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
     }
 
+    /** Whether the disk is below a quarter of the reserve; pauses the gateway the first time it is (see {@link #pauseForStorage}). */
+    private boolean storageExhausted(final long nowNanos) {
+        if (storage.level(nowNanos) != StorageGuard.Level.EXHAUSTED) {
+            return false;
+        }
+        if (!pausedForStorage) {
+            pauseForStorage();
+        }
+        return true;
+    }
+
+    /** Asked before each client message: on an exhausted disk it waits in the connection's buffer (see {@link #pauseForStorage}). */
+    @Override
+    public boolean mayHandle() {
+        return !storageExhausted(framer.readNanos);
+    }
+
     /**
      * The disk is below a quarter of the reserve: anything the gateway does next could write into pages the filesystem cannot
      * back (a SIGBUS ends the JVM). So it stops creating output: client sockets are not read (TCP pushes back on the clients,
      * whose messages wait in the kernel's buffers) and the events queue is not read (results wait there). Nothing is lost;
-     * output already stored still drains to the sockets. Checked at the start of every pass; space returning resumes it.
+     * output already stored still drains to the sockets. Checked at the start of every pass, before each client message,
+     * each event and the session timers; space returning resumes it at the start of a pass.
      */
     private void pauseForStorage() {
         pausedForStorage = true;
