@@ -157,6 +157,19 @@ class GatewayStorageTest {
         }
     }
 
+    @Test
+    void theReserveIsReadFromTheGatewayFileWithTheDefaultWhenAbsentAndABadSizeRefused() throws Exception {
+        Files.copy(ProjectRoot.resolve("config/engine.yaml"), tmp.resolve("engine.yaml"));
+        final String base = "engineConfig: engine.yaml\nsessions:\n  - {senderCompId: STORE, account: 4}\n";
+        Files.writeString(tmp.resolve("a.yaml"), base);
+        assertEquals(StorageGuard.DEFAULT_RESERVE, GatewayConfig.load(tmp.resolve("a.yaml")).storageReserve());
+        Files.writeString(tmp.resolve("b.yaml"), "storageReserve: 64MiB\n" + base);
+        assertEquals(64 * MIB, GatewayConfig.load(tmp.resolve("b.yaml")).storageReserve());
+        Files.writeString(tmp.resolve("c.yaml"), "storageReserve: lots\n" + base);
+        final Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> GatewayConfig.load(tmp.resolve("c.yaml")));
+        assertTrue(e.getMessage().contains("storageReserve"), e.getMessage());
+    }
+
     /** Gateway and engine on this thread, as the allocation test runs them; the gateway's free space is the test's. */
     private void run(final Path dataDir, final AtomicReference<Integer> port, final AtomicReference<Throwable> failure) {
         try {
