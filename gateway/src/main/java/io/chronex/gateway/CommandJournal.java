@@ -8,6 +8,7 @@ import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.SessionStateFile;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.Hops;
+import io.chronex.runtime.StorageGuard;
 import net.openhft.chronicle.queue.ExcerptAppender;
 
 /**
@@ -21,6 +22,10 @@ final class CommandJournal implements FixSession.Application {
     private static final long SECOND = 1_000_000_000L;
     /** OrdRejReason (103) 6: duplicate order. */
     private static final int DUPLICATE_ORDER = 6;
+    /** Chronicle's excerpt header and the text lengths, counted on the safe side. */
+    private static final int EXCERPT_OVERHEAD = 16;
+    /** OrdRejReason / CxlRejReason / MassCancelRejectReason 99: other. */
+    private static final int OTHER = 99;
 
     private final int gatewayId;
     private final ExcerptAppender commands;
@@ -46,6 +51,14 @@ final class CommandJournal implements FixSession.Application {
 
     long commandsAppended;
     long businessRejects;
+    /** Requests refused because the disk is nearly full: new orders and replaces below the reserve, anything below half of it. */
+    long storageRejectsLow;
+    long storageRejectsCritical;
+    /** The filesystem the journal is on; replaced by {@link Gateway} with the configured reserve. */
+    StorageGuard storage;
+    private String storageText;
+    private long storageTextReading = -1;
+    private StorageGuard.Level storageTextLevel;
 
     CommandJournal(final int gatewayId, final ExcerptAppender commands, final OrderEntry orderEntry, final SessionStateFile state,
                    final Outbox outbox, final SessionProxy proxy, final Framer framer, final ReceivedOrderIds received,
@@ -67,6 +80,10 @@ final class CommandJournal implements FixSession.Application {
         decoder = message;
         if (!s.admit(framer.readNanos)) {
             throttled(s, msgType, seq);
+            return;
+        }
+        final StorageGuard.Level level = storage.level(framer.readNanos);
+        if (level != StorageGuard.Level.OK && refusedForStorage(s, msgType, level)) {
             return;
         }
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE && message.booleanValue(FixTags.POSS_DUP_FLAG) && alreadyReceived(s, message)) {
@@ -92,6 +109,7 @@ final class CommandJournal implements FixSession.Application {
         hops.gatewayReadNanos = framer.readNanos;
         hops.receiptEpochNanos = framer.readEpochNanos;
         CommandCodec.append(commands, command, hops, orderEntry.ids);
+        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
         lastAppendIndex = commands.lastIndexAppended();
         commandsAppended++;
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
@@ -101,6 +119,40 @@ final class CommandJournal implements FixSession.Application {
             // The first command this gateway ever journalled: from now on a restart scans from here.
             state.scanFrom(lastAppendIndex);
         }
+    }
+
+    /**
+     * The disk under the data directory is nearly full (see {@link StorageGuard}): below the reserve new orders and replaces
+     * (which add exposure) are refused and cancels still go in, from the reserve; below half of it nothing more is journalled.
+     * The refusal is the reject the gateway sends for its own decisions, with a Text naming storage; nothing is journalled.
+     */
+    private boolean refusedForStorage(final FixSession s, final int msgType, final StorageGuard.Level level) {
+        final boolean low = level == StorageGuard.Level.LOW;
+        if (low && msgType != FixMsgTypes.NEW_ORDER_SINGLE && msgType != FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST) {
+            return false;
+        }
+        if (low) {
+            storageRejectsLow++;
+        } else {
+            storageRejectsCritical++;
+        }
+        businessRejects++;
+        gatewayReject(s, msgType, OTHER, storageText(level));
+        return true;
+    }
+
+    /** Made again only when the reading or the level changed, so a stream of refusals does not build a string each. */
+    private String storageText(final StorageGuard.Level level) {
+        if (storageText == null || storageTextReading != storage.lastReading() || storageTextLevel != level) {
+            storageTextReading = storage.lastReading();
+            storageTextLevel = level;
+            final String figures = String.format(java.util.Locale.ROOT, " (free %.1f MiB, reserve %.1f MiB)",
+                storage.lastReading() / (double) (1 << 20), storage.reserve() / (double) (1 << 20));
+            storageText = level == StorageGuard.Level.LOW
+                ? "exchange storage low: new orders and replaces refused, cancels accepted" + figures
+                : "exchange storage critical: nothing new accepted, cancels included, until space is freed" + figures;
+        }
+        return storageText;
     }
 
     /**
@@ -191,6 +243,7 @@ final class CommandJournal implements FixSession.Application {
         hops.gatewayReadNanos = System.nanoTime();
         hops.receiptEpochNanos = framer.wallClock.nanoTime();
         CommandCodec.append(commands, command, hops);
+        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD);
         lastAppendIndex = commands.lastIndexAppended();
         log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);
     }

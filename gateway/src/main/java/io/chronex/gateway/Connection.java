@@ -31,6 +31,8 @@ final class Connection {
     boolean backlog;
     /** When output started waiting with the socket taking none of it; 0 while it moves (the write-stall timer's clock). */
     long stalledSinceNanos;
+    /** False while the gateway reads no client input (the disk is nearly full): the kernel's buffers then push back on the client. */
+    boolean reading = true;
 
     Connection(final int inCapacity, final int pendingCapacity) {
         in = ByteBuffer.allocateDirect(inCapacity);
@@ -49,6 +51,7 @@ final class Connection {
         this.dirty = false;
         this.backlog = false;
         this.stalledSinceNanos = 0;
+        this.reading = true;
         in.clear();
         pending.clear();
     }
@@ -91,8 +94,9 @@ final class Connection {
         return false;
     }
 
-    private void interest() {
-        final int ops = pending.position() == 0 && !backlog ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE;
+    void interest() {
+        final int read = reading ? SelectionKey.OP_READ : 0;
+        final int ops = pending.position() == 0 && !backlog ? read : read | SelectionKey.OP_WRITE;
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }

@@ -9,6 +9,7 @@ import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.Hops;
+import io.chronex.runtime.StorageGuard;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -38,6 +39,8 @@ final class EventsToReports {
     private final Command request = new Command();
     private final Hops requestHops = new Hops();
 
+    /** The filesystem the outbound store is on; set by {@link Gateway}. */
+    StorageGuard storage;
     long eventsRead;
     long eventsFailed;
     long lastFailedEvent = -1;
@@ -67,6 +70,10 @@ final class EventsToReports {
         int n = 0;
         long lastIndex = -1;
         while (n < limit) {
+            if (n > 0 && storage.level(outbox.eventsReadNanos) == StorageGuard.Level.EXHAUSTED) {
+                // The rest wait in the events queue (nothing lost) until the gateway resumes.
+                break;
+            }
             try (DocumentContext dc = events.readingDocument()) {
                 if (!dc.isPresent()) {
                     break;

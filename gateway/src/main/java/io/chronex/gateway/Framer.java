@@ -32,6 +32,9 @@ final class Framer implements AutoCloseable {
 
         /** A session's connection has closed (the session is no longer logged on). */
         void onDisconnected(FixSession session);
+
+        /** Whether the next message may be handled now; false leaves it, and what follows, in the buffer until reading resumes. */
+        boolean mayHandle();
     }
 
     private static final long SECOND = 1_000_000_000L;
@@ -42,6 +45,9 @@ final class Framer implements AutoCloseable {
     private final Gateway.Log log;
     private final Selector selector;
     private final ServerSocketChannel server;
+    private SelectionKey serverKey;
+    /** Client input is not read and no connection accepted (see {@link #pauseReading}). */
+    private boolean readingPaused;
     private final ArrayDeque<Connection> freeConnections = new ArrayDeque<>();
     private final List<Connection> connections = new ArrayList<>();
     private final ArrayList<Connection> dirty = new ArrayList<>();
@@ -80,7 +86,52 @@ final class Framer implements AutoCloseable {
     void listen(final int port) throws IOException {
         server.bind(new InetSocketAddress(config.bind(), port));
         server.configureBlocking(false);
-        server.register(selector, SelectionKey.OP_ACCEPT);
+        serverKey = server.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /**
+     * Stops reading client sockets and accepting connections, so no input creates output: what clients send waits in the
+     * kernel's buffers and TCP pushes back on them, nothing is lost. Output already owed (a resend, a backlog) still drains.
+     */
+    void pauseReading() {
+        setReading(false);
+    }
+
+    /**
+     * Reads and accepts again after {@link #pauseReading}: messages left in a connection's buffer when it paused are handled
+     * now, and input that waited in the sockets is read at the next poll.
+     */
+    void resumeReading() {
+        setReading(true);
+        readNanos = System.nanoTime();
+        readEpochNanos = wallClock.nanoTime();
+        for (int i = connections.size() - 1; i >= 0; i--) {
+            final Connection c = connections.get(i);
+            if (c.open && c.in.position() > 0) {
+                try {
+                    frames(c);
+                } catch (final RuntimeException e) {
+                    connectionError(c, e);
+                }
+            }
+        }
+    }
+
+    private void setReading(final boolean reading) {
+        if (readingPaused == !reading) {
+            return;
+        }
+        readingPaused = !reading;
+        if (serverKey != null && serverKey.isValid()) {
+            serverKey.interestOps(reading ? SelectionKey.OP_ACCEPT : 0);
+        }
+        for (int i = 0; i < connections.size(); i++) {
+            final Connection c = connections.get(i);
+            c.reading = reading;
+            if (c.open && c.key != null && c.key.isValid()) {
+                c.interest();
+            }
+        }
     }
 
     private int inputBytes() {
@@ -141,7 +192,9 @@ final class Framer implements AutoCloseable {
             return;
         }
         if (key.isAcceptable()) {
-            accept();
+            if (!readingPaused) {
+                accept();
+            }
             return;
         }
         final Connection c = (Connection) key.attachment();
@@ -153,7 +206,7 @@ final class Framer implements AutoCloseable {
                     return;
                 }
             }
-            if (c.open && key.isReadable()) {
+            if (c.open && c.reading && key.isReadable()) {
                 read(c);
             }
         } catch (final IOException e) {
@@ -230,9 +283,14 @@ final class Framer implements AutoCloseable {
         }
         readNanos = System.nanoTime();
         readEpochNanos = wallClock.nanoTime();
+        frames(c);
+    }
+
+    /** Hands on each whole message in the connection's buffer, keeping the rest (part of a message, or all after a pause). */
+    private void frames(final Connection c) {
         final int limit = c.in.position();
         int position = 0;
-        while (position < limit && c.open && c.closeAtNanos == 0) {
+        while (position < limit && c.open && c.closeAtNanos == 0 && c.reading && handler.mayHandle()) {
             final int length = FixDecoder.frame(c.inBuffer, position, limit - position, config.maxMessageLength());
             if (length == 0) {
                 break;
@@ -253,7 +311,7 @@ final class Framer implements AutoCloseable {
             c.inBuffer.putBytes(0, c.inBuffer, position, limit - position);
             c.in.position(limit - position);
         }
-        if (!c.in.hasRemaining()) {
+        if (!c.in.hasRemaining() && c.reading) {
             drop(c, "message longer than the input buffer");
         }
     }

@@ -10,6 +10,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.ReturnHops;
+import io.chronex.runtime.StorageGuard;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.collections.Long2ObjectHashMap;
@@ -40,6 +41,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     /** How often connection deadlines, heartbeats and the restart checkpoint are looked at. */
     private static final long TIMER_NANOS = 10_000_000L;
     private static final int EVENTS_PER_PASS = 256;
+    /** Bytes per answer noted in the returns queue, counted on the safe side. */
+    private static final int RETURN_BYTES = 32;
 
     private final int gatewayId;
     private final List<FixSession> sessions = new ArrayList<>();
@@ -64,12 +67,26 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final EventsToReports eventsToReports;
     private final FixDecoder decoder = new FixDecoder();
     private long nextTimerNanos;
+    /** The filesystem under the data directory: one guard, as the gateway writes from its one thread only. */
+    private final StorageGuard storage;
+    /** Below a quarter of the reserve: no client input read, no event answered, until space returns (see {@link #doWork}). */
+    private boolean pausedForStorage;
+    private long storagePauses;
+    /** Cancel-on-disconnect sessions whose mass cancel waits for space (they stay marked connected in sessions.state till then). */
+    private final List<FixSession> owedCancels = new ArrayList<>();
 
     long messagesIn;
 
     public Gateway(final GatewayConfig config, final int gatewayId, final int port, final DataDirectory data, final Log log)
         throws IOException {
+        this(config, gatewayId, port, data, log, StorageGuard.forDirectory(data.root(), StorageGuard.DEFAULT_RESERVE));
+    }
+
+    /** With the free space of the data directory's filesystem judged by {@code storage} (bin/gateway --storage-reserve; tests). */
+    public Gateway(final GatewayConfig config, final int gatewayId, final int port, final DataDirectory data, final Log log,
+                   final StorageGuard storage) throws IOException {
         this.gatewayId = gatewayId;
+        this.storage = storage;
         final Path dir = data.gatewayDir(gatewayId);
         final Path stateFile = dir.resolve("sessions.state");
         // Looked at before opening creates it: a missing file must not pass for a new gateway's.
@@ -105,6 +122,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.failedEvents = new FailedEventsFile(data.gatewayDir(gatewayId).resolve("failed-events"));
         this.flow = new OutboundFlow(framer, store, config.compId(), config.maxMessageLength(), log);
         this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength(), published);
+        outbox.storage = storage;
+        outbox.log = log;
         this.log = log;
         this.returnsQueue = data.gatewayReturns(gatewayId);
         this.returns = new ReturnHops.Writer(returnsQueue.createAppender());
@@ -126,8 +145,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.proxy = new OutboxSessionProxy(outbox, store, flow, framer, config.compId(), log);
         this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, received,
             log);
+        journal.storage = storage;
         this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds,
             received, failedEvents, log);
+        eventsToReports.storage = storage;
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
             published.sequenceNumbers(s.publishedSlot, s.expectedInbound() - 1, s.nextOutbound - 1);
@@ -159,23 +180,20 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
 
     /** One pass: network, events, timers, then the pass's output written. Returns how much was done (0 = idle). */
     public int doWork() throws IOException {
+        if (!storageExhausted(System.nanoTime()) && pausedForStorage) {
+            resumeAfterStorage();
+        }
         int work = framer.poll();
-        work += eventsToReports.poll(EVENTS_PER_PASS);
+        if (!pausedForStorage) {
+            work += eventsToReports.poll(EVENTS_PER_PASS);
+        }
         final long now = System.nanoTime();
         if (now >= nextTimerNanos) {
             nextTimerNanos = now + TIMER_NANOS;
             framer.onTimer(now);
-            for (int i = 0; i < sessions.size(); i++) {
-                final FixSession s = sessions.get(i);
-                try {
-                    s.onTimer(now);
-                } catch (final RuntimeException e) {
-                    // One session's failure costs that session its connection, never the others theirs.
-                    if (s.connection == null) {
-                        throw e;
-                    }
-                    framer.connectionError(s.connection, e);
-                }
+            if (!pausedForStorage && !storageExhausted(now)) {
+                // Heartbeats and TestRequests are stored like any message: none while paused (nor is anyone's silence judged).
+                sessionTimers(now);
             }
             journal.checkpoint(now);
         }
@@ -186,9 +204,71 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         return work;
     }
 
+    private void sessionTimers(final long now) {
+        for (int i = 0; i < sessions.size(); i++) {
+            final FixSession s = sessions.get(i);
+            try {
+                s.onTimer(now);
+            } catch (final RuntimeException e) {
+                // One session's failure costs that session its connection, never the others theirs.
+                if (s.connection == null) {
+                    throw e;
+                }
+                framer.connectionError(s.connection, e);
+            }
+        }
+    }
+
+    /** Whether the disk is below a quarter of the reserve; pauses the gateway the first time it is (see {@link #pauseForStorage}). */
+    private boolean storageExhausted(final long nowNanos) {
+        if (storage.level(nowNanos) != StorageGuard.Level.EXHAUSTED) {
+            return false;
+        }
+        if (!pausedForStorage) {
+            pauseForStorage();
+        }
+        return true;
+    }
+
+    /** Asked before each client message: on an exhausted disk it waits in the connection's buffer (see {@link #pauseForStorage}). */
+    @Override
+    public boolean mayHandle() {
+        return !storageExhausted(framer.readNanos);
+    }
+
+    /**
+     * The disk is below a quarter of the reserve: anything the gateway does next could write into pages the filesystem cannot
+     * back (a SIGBUS ends the JVM). So it stops creating output: client sockets are not read (TCP pushes back on the clients,
+     * whose messages wait in the kernel's buffers) and the events queue is not read (results wait there). Nothing is lost;
+     * output already stored still drains to the sockets. Checked at the start of every pass, before each client message,
+     * each event and the session timers; space returning resumes it at the start of a pass.
+     */
+    private void pauseForStorage() {
+        pausedForStorage = true;
+        storagePauses++;
+        framer.pauseReading();
+        log.log("paused: " + storage.describe() + "; no client input is read and no event answered until space is freed (the"
+            + " gateway goes on by itself, nothing is lost: input waits in the sockets, results in the events queue)");
+    }
+
+    private void resumeAfterStorage() {
+        pausedForStorage = false;
+        log.log("resumed: " + storage.describe());
+        for (int i = 0; i < owedCancels.size(); i++) {
+            final FixSession s = owedCancels.get(i);
+            if (s.connection == null) {
+                journal.cancelOnDisconnect(s, " (held back while the disk was full)");
+                s.disconnected();
+            }
+        }
+        owedCancels.clear();
+        framer.resumeReading();
+    }
+
     /** The answers this pass wrote, with the time the pass's writes ended; a failure stops the recording, never the gateway. */
     private void writeReturns() {
         try {
+            storage.wrote(RETURN_BYTES * (long) returns.pending() + RETURN_BYTES);
             returns.flush(System.nanoTime());
         } catch (final RuntimeException e) {
             log.log("return-path hop times are no longer recorded (gateways/" + gatewayId + "/returns): " + e);
@@ -233,6 +313,12 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     public void onDisconnected(final FixSession s) {
         published.loggedOff(s.publishedSlot, System.currentTimeMillis());
         if (s.config.cancelOnDisconnect()) {
+            if (storage.level(System.nanoTime()) == StorageGuard.Level.EXHAUSTED) {
+                // Still marked connected: journalled on resume, or by the next start if the gateway stops first.
+                log.log("session " + s.name + ": cancel on disconnect held back until space is freed (" + storage.describe() + ")");
+                owedCancels.add(s);
+                return;
+            }
             journal.cancelOnDisconnect(s, "");
         }
         // After the cancel: a kill between the two repeats the (harmless) mass cancel on restart, never skips it.
@@ -250,11 +336,13 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         return String.format(java.util.Locale.ROOT,
             "%d/%d sessions logged on, %d connections; %d messages in, %d commands journalled, %d events read, %d messages sent live;"
                 + " rejects: %d session, %d business; %d connections dropped (%d slow consumers, %d session errors);"
-                + " %d times behind; %d events failed (last %s)",
+                + " %d times behind; %d events failed (last %s); storage: %d orders/replaces refused below the reserve, %d requests"
+                + " refused below half of it, paused %d times%s",
             loggedOn, sessions.size(), framer.connectionCount(), messagesIn, journal.commandsAppended, eventsToReports.eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
             framer.slowConsumers, framer.sessionErrors, flow.fellBehind, eventsToReports.eventsFailed,
-            eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent));
+            eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent),
+            journal.storageRejectsLow, journal.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "");
     }
 
     /** Return-path latency percentiles so far, in microseconds. */
@@ -272,9 +360,13 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, h.getTotalCount());
     }
 
-    /** Logs every session out (best effort) and closes the queues. */
+    /** Logs every session out (best effort; not on a full disk) and closes the queues. */
     @Override
     public void close() {
+        if (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
+            closeWithoutLogouts();
+            return;
+        }
         for (final FixSession s : sessions) {
             final Connection c = s.connection;
             if (c != null && c.open) {
@@ -285,6 +377,28 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                     // closing anyway
                 }
                 framer.close(c, "gateway shutting down");
+            }
+        }
+        journal.checkpoint();
+        framer.close();
+        closeFiles();
+    }
+
+    /**
+     * A Logout is stored before it is sent, and storing it on a full disk could end the process: so the connections are closed
+     * without one. Clients see the connection end and log on again; nothing they were told is lost (all of it is stored).
+     */
+    private void closeWithoutLogouts() {
+        log.log("gateway shutting down on a full disk (" + storage.describe() + "): connections closed without a Logout");
+        for (final FixSession s : sessions) {
+            final Connection c = s.connection;
+            if (c != null && c.open) {
+                try {
+                    c.flush();
+                } catch (final IOException ignored) {
+                    // closing anyway
+                }
+                framer.close(c, "gateway shutting down on a full disk, no Logout sent");
             }
         }
         journal.checkpoint();

@@ -2,8 +2,10 @@ package io.chronex.gateway;
 
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
+import io.chronex.runtime.Args;
 import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.ConfigYaml.ConfigException;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.queues.EngineConfigFile;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -21,7 +23,7 @@ import java.util.Set;
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
-                            int throttlePerSecond, List<Session> sessions, int writeStallSeconds) {
+                            int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve) {
 
     /** A tradable symbol as the gateway sees it: its FIX name and how a decimal price becomes ticks. */
     public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize) {
@@ -48,7 +50,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
             "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
-            "writeStallSeconds"));
+            "writeStallSeconds", "storageReserve"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -82,6 +84,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final int throttle = (int) bounded(yaml, top, "throttlePerSecond", 0, 0, 100_000_000);
         // A client whose socket takes none of our output for this long is cut (it gets the rest by resend).
         final int writeStall = (int) bounded(yaml, top, "writeStallSeconds", 30, 1, 3600);
+        final long storageReserve = storageReserve(yaml, top);
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -118,7 +121,19 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
-            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall);
+            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve);
+    }
+
+    /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */
+    private static long storageReserve(final ConfigYaml yaml, final Map<String, Node> top) throws ConfigException {
+        if (!top.containsKey("storageReserve")) {
+            return StorageGuard.DEFAULT_RESERVE;
+        }
+        try {
+            return StorageGuard.parseSize(yaml.scalar(top.get("storageReserve")));
+        } catch (final Args.UsageException e) {
+            throw yaml.error(top.get("storageReserve"), "storageReserve: " + e.getMessage());
+        }
     }
 
     private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,

@@ -5,6 +5,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 
 import java.io.IOException;
@@ -16,6 +17,7 @@ import java.util.Locale;
 public final class GatewayMain {
     static final String USAGE = """
         Usage: bin/gateway --data-dir DIR --config FILE [--id N] [--port P] [--idle backoff|yield|busy]
+                           [--storage-reserve SIZE]
                bin/gateway --rebuild-clordids --data-dir DIR --config FILE [--id N]
 
         Runs a FIX 4.4 acceptor: clients log on with a SenderCompID configured for this gateway, their
@@ -30,6 +32,13 @@ public final class GatewayMain {
           --port P         TCP port (default: the config's port); 0 picks a free one, printed at start
           --idle MODE      backoff (default: spin, yield, then park up to 1 ms), yield (never sleeps but gives
                            way to anything runnable) or busy (spin; give it a core of its own)
+          --storage-reserve SIZE
+                           free space to keep on the data directory's filesystem (default: the config's
+                           storageReserve, else 256MiB). Below it new orders and replaces are refused (cancels
+                           still go in); below half of it every request that would be journalled is refused; the
+                           rejects' Text names storage. Below a quarter the gateway stops reading clients and
+                           events until space is freed, then goes on by itself (docs/gateway.md, "When the disk
+                           fills"); it does not start below a quarter
           --rebuild-clordids
                            do not serve: rebuild DIR/gateways/N/clordids.table (the ClOrdID text of every live
                            order) from the journal and the events the gateway answered, then exit 0. For a table
@@ -54,7 +63,8 @@ public final class GatewayMain {
 
     /** Parses, then opens the gateway and runs its loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, java.util.Set.of("--data-dir", "--config", "--id", "--port", "--idle"),
+        final Args args = Args.parse(argv, java.util.Set.of("--data-dir", "--config", "--id", "--port", "--idle",
+            "--storage-reserve"),
             java.util.Set.of("--rebuild-clordids"), 0);
         final int id = args.intNumber("--id", 1, 1, DataDirectory.MAX_GATEWAY_ID);
         final int portOption = args.intNumber("--port", -1, 0, 65535);
@@ -64,6 +74,8 @@ public final class GatewayMain {
         if (config.sessionsOf(id).isEmpty()) {
             throw new Args.UsageException(configFile + " has no session for gateway " + id + " (sessions say 'gateway: N', default 1)");
         }
+        final String reserveOption = args.string("--storage-reserve", null);
+        final long storageReserve = reserveOption != null ? StorageGuard.parseSize(reserveOption) : config.storageReserve();
         final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
         final RunFiles run;
         try {
@@ -76,8 +88,8 @@ public final class GatewayMain {
                 return rebuildClOrdIds(config, id, data, run);
             }
             final int port = portOption >= 0 ? portOption : config.port();
-            return DutyCycle.run("gateway-" + id, () -> open(config, id, port, data, idleName, run), IdleStrategies.byName(idleName),
-                message -> run.log("%s", message));
+            return DutyCycle.run("gateway-" + id, () -> open(config, id, port, data, idleName, run, storageReserve),
+                IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {
             run.stop();
         }
@@ -94,18 +106,25 @@ public final class GatewayMain {
 
     /** On the gateway's thread: Chronicle refuses a tailer that recovery used on another thread. */
     private static GatewayAgent open(final GatewayConfig config, final int id, final int port, final DataDirectory data,
-                                     final String idleName, final RunFiles run) throws IOException {
+                                     final String idleName, final RunFiles run, final long storageReserve) throws IOException {
+        final StorageGuard storage = StorageGuard.forDirectory(data.root(), storageReserve);
+        if (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
+            // Recovery writes (marks, cancels on disconnect): on a disk this full that could end the process half way.
+            throw new Args.UsageException("not started: " + storage.describe() + ", below a quarter of the reserve; free space"
+                + " (or lower --storage-reserve) and start again");
+        }
         final Gateway gateway;
         try {
-            gateway = new Gateway(config, id, port, data, run::log);
+            gateway = new Gateway(config, id, port, data, run::log, storage);
         } catch (final BindException e) {
             throw new Args.UsageException("cannot listen on " + config.bind() + ":" + port + ": " + e.getMessage());
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
         }
         return new GatewayAgent(gateway, id, run, String.format(Locale.ROOT, "gateway %d started: chronex %s, Java %s, data dir %s,"
-            + " listening on %s:%d as %s, %d sessions, idle %s", id, Tool.version(), System.getProperty("java.version"), data.root(),
-            config.bind(), gateway.port(), config.compId(), config.sessionsOf(id).size(), idleName));
+            + " listening on %s:%d as %s, %d sessions, idle %s, storage reserve %d MiB", id, Tool.version(),
+            System.getProperty("java.version"), data.root(), config.bind(), gateway.port(), config.compId(), config.sessionsOf(id).size(),
+            idleName, storageReserve >> 20));
     }
 
 }

@@ -5,11 +5,13 @@ import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.ReturnHops;
+import io.chronex.runtime.StorageGuard;
 import org.HdrHistogram.Histogram;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Where every outgoing FIX message is built, stored and sent. Messages are built into one batch;
@@ -34,6 +36,10 @@ final class Outbox {
     private static final int HALT_AFTER_PARTS = Integer.getInteger("chronex.gateway.haltAfterParts", 0);
     /** Headroom past an entry header for the encoder's reserved prefix (32 bytes) and the CheckSum trailer, with margin. */
     private static final int SPARE_BYTES = 64;
+    /** Per message: its resend index slot (a sparse file that grows as it is written); per excerpt: Chronicle's header and ours. */
+    private static final int ENTRY_OVERHEAD = 8;
+    private static final int EXCERPT_OVERHEAD = 64;
+    private static final long SPACE_POLL_NANOS = 50_000_000L;
 
     private final OutboundStore store;
     private final byte[] compId;
@@ -87,6 +93,12 @@ final class Outbox {
     /** The store's last event-tagged excerpt is a part: the next commit for an event must close it, even with nothing in it. */
     private boolean partOpen;
     private int partsStored;
+    /** The filesystem the store is on; set by {@link Gateway} (with the configured reserve) before anything is stored. */
+    StorageGuard storage;
+    /** Where a wait for space is said; set with {@link #storage}. */
+    Gateway.Log log;
+    /** Times a store write had to wait for space (only an answer bigger than the margin below a quarter of the reserve does). */
+    long storageWaits;
 
     Outbox(final Framer framer, final OutboundStore store, final OutboundFlow flow, final String compId, final int maxMessageLength,
            final GatewaySessionsFile published) {
@@ -218,6 +230,8 @@ final class Outbox {
         if (entries == 0 && !(partOpen && eventsIndex >= 0)) {
             return;
         }
+        awaitRoom();
+        storage.wrote(batchLength + ENTRY_OVERHEAD * (long) entries + EXCERPT_OVERHEAD);
         final long storeIndex = store.append(eventsIndex, batch, batchLength);
         if (eventsIndex >= 0) {
             partOpen = false;
@@ -228,6 +242,8 @@ final class Outbox {
     /** Stores what is built so far of an event that goes on (see the class comment). */
     private void commitPart() {
         // Stored of the event so far: what was skipped (stored before a crash, the rest of the skip included) and built since.
+        awaitRoom();
+        storage.wrote(batchLength + ENTRY_OVERHEAD * (long) entries + EXCERPT_OVERHEAD);
         final long storeIndex = store.appendPart(eventIndex, batch, batchLength, eventMessages + skipping);
         if (++partsStored == HALT_AFTER_PARTS) {
             Runtime.getRuntime().halt(137);
@@ -236,6 +252,29 @@ final class Outbox {
         partOpen = true;
         eventFirstEntry = 0;
         eventFirstByte = 0;
+    }
+
+    /**
+     * The last line of defence against writing past the disk: the gateway stops reading clients and events below a quarter
+     * of the reserve ({@link Gateway#doWork}), so only a pass whose answers outgrow that margin (a mass cancel of very many
+     * orders) gets here with the disk exhausted. Its messages are built and numbered, so they wait for space here, on the
+     * gateway's thread, rather than be dropped or written into pages the filesystem cannot back (a SIGBUS, the end of the JVM).
+     */
+    private void awaitRoom() {
+        if (storage.level(System.nanoTime()) != StorageGuard.Level.EXHAUSTED) {
+            return;
+        }
+        storageWaits++;
+        log.log("outbound store: not written while the disk is full (" + storage.describe() + "); " + entries
+            + " messages wait on the gateway's thread until space is freed");
+        while (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new IllegalStateException("stopped while waiting for space to store " + entries + " messages: "
+                    + storage.describe());
+            }
+            LockSupport.parkNanos(SPACE_POLL_NANOS);
+        }
+        log.log("outbound store: space freed, storing again (" + storage.describe() + ")");
     }
 
     /** The batch just stored at storeIndex: index each message for resends and offer it to its client. */

@@ -35,6 +35,9 @@ final class Exchange implements AutoCloseable {
     /** An events excerpt the test wrote itself (not the engine's), which verify must name; -1 when none. */
     private long foreignEvent = -1;
     int port;
+    /** Extra program arguments for every start of the engine and of gateway 1 (e.g. --storage-reserve). */
+    final List<String> engineArgs = new java.util.ArrayList<>();
+    final List<String> gatewayArgs = new java.util.ArrayList<>();
 
     Exchange(final Path dir, final String sessionsYaml) throws IOException {
         this(dir, sessionsYaml, "logonTimeoutSeconds: 2\n");
@@ -42,8 +45,13 @@ final class Exchange implements AutoCloseable {
 
     /** With {@code limitsYaml} (top-level lines such as logonTimeoutSeconds and maxConnections) in the gateway's file. */
     Exchange(final Path dir, final String sessionsYaml, final String limitsYaml) throws IOException {
+        this(dir, dir.resolve("data"), sessionsYaml, limitsYaml);
+    }
+
+    /** With the data directory at {@code data} (a small filesystem, say), the configuration files and logs in {@code dir}. */
+    Exchange(final Path dir, final Path data, final String sessionsYaml, final String limitsYaml) throws IOException {
         this.dir = dir;
-        this.data = dir.resolve("data");
+        this.data = data;
         Files.copy(ProjectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         gatewayConfig = dir.resolve("gateway.yaml");
         Files.writeString(gatewayConfig, "compId: CHRONEX\nport: 0\nengineConfig: engine.yaml\nmaxMessageLength: 4096\n"
@@ -58,6 +66,7 @@ final class Exchange implements AutoCloseable {
     void startEngine(final List<String> jvmOptions) throws IOException, InterruptedException {
         final List<String> command = new java.util.ArrayList<>(ChildJvm.command("256m", "-XX:+UseSerialGC", EngineMain.class.getName(),
             List.of("--data-dir", data.toString(), "--config", dir.resolve("engine.yaml").toString(), "--snapshot-every", "0")));
+        command.addAll(engineArgs);
         command.addAll(1, jvmOptions);
         engine = jvms.start(command, dir.resolve("engine.out"));
         await(engine, dir.resolve("engine.out"), "engine started");
@@ -73,6 +82,7 @@ final class Exchange implements AutoCloseable {
         final Path log = dir.resolve("gateway-" + (++gatewayRun) + ".out");
         final List<String> command = new java.util.ArrayList<>(ChildJvm.command("256m", "-XX:+UseSerialGC", GatewayMain.class.getName(),
             List.of("--data-dir", data.toString(), "--config", gatewayConfig.toString(), "--port", Integer.toString(port))));
+        command.addAll(gatewayArgs);
         command.addAll(1, jvmOptions);
         gateway = jvms.start(command, log);
         final String line = await(gateway, log, "listening on");
@@ -93,6 +103,11 @@ final class Exchange implements AutoCloseable {
             throw new IllegalStateException("no port in gateway 2's log");
         }
         return Integer.parseInt(m.group(1));
+    }
+
+    /** Whether the engine process is still running. */
+    boolean engineAlive() {
+        return engine != null && engine.isAlive();
     }
 
     /** SIGKILL of the engine; {@link #startEngine} starts it again. */
@@ -117,6 +132,15 @@ final class Exchange implements AutoCloseable {
             return -1;
         }
         return gateway.exitValue();
+    }
+
+    /** Waits for a line of the running gateway's log containing text (at most 60 s) and returns it. */
+    String awaitGatewayLine(final String text) throws IOException, InterruptedException {
+        return await(gateway, dir.resolve("gateway-" + gatewayRun + ".out"), text);
+    }
+
+    String engineLog() throws IOException {
+        return Files.readString(dir.resolve("engine.out"));
     }
 
     String gatewayLog() throws IOException {
