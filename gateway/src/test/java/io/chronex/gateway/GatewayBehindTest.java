@@ -48,6 +48,14 @@ class GatewayBehindTest {
                 client.sendRefusedOrder(i);
             }
             client.flush();
+            // Every report built (stored) before the client reads any: on a loaded machine a gateway slower than the client
+            // would otherwise write each one as it is built, all in the millisecond of its TransactTime.
+            final java.nio.file.Path published = exchange.data.resolve("gateways/1/sessions");
+            io.chronex.testing.Await.until("the gateway stored every report", 120, () -> {
+                final io.chronex.queues.GatewaySessionsFile.Snapshot s = io.chronex.queues.GatewaySessionsFile.read(published);
+                return s.problem() == null && s.sessions().stream().anyMatch(x -> x.senderCompId().equals("BEHIND")
+                    && x.messagesOut() >= COUNT + 1);
+            });
             int later = 0;
             for (int i = 0; i < COUNT; i++) {
                 final RawFixClient.Msg m = client.next();
