@@ -117,6 +117,11 @@ final class FixSession {
         state.connected(slot, false);
     }
 
+    /** The message numbered seq is in the outbound store (appended): recorded for the start-up check against the store. */
+    void stored(final int seq) {
+        state.lastStoredOutbound(slot, seq);
+    }
+
     /** Forgets every message sent: after a sequence reset, MsgSeqNum starts again at 1. */
     void resetOutbound() {
         nextOutbound = 1;

@@ -283,6 +283,7 @@ final class Outbox {
             final FixSession session = entrySession[i];
             final int entry = entryOffset[i] - OutboundStore.ENTRY_HEADER;
             session.sent.add(storeIndex, OutboundStore.ENTRIES_OFFSET + entry);
+            session.stored(batch.getInt(entry + OutboundStore.ENTRY_SEQ_OFFSET));
             published.messageOut(session.publishedSlot, batch.getInt(entry + OutboundStore.ENTRY_SEQ_OFFSET));
             final Connection connection = session.connection;
             if (connection != null && connection.open) {

@@ -114,6 +114,7 @@ final class Recovery {
             store.markStart(last);
             resumeAfter = last;
         }
+        checkStoredOutbound();
         final long tracked = resumeEvents(resumeAfter, partial);
         clOrdIdCheck.claimToEnd();
         checkJournal(journalEnd, lastAnswered);
@@ -265,6 +266,22 @@ final class Recovery {
      * Inbound numbers come only from sessions.state: one lost (deleted, or a fresh file) while this
      * gateway has journalled commands or sent messages would expect MsgSeqNum 1 from clients far beyond it.
      */
+    /**
+     * Each session's last message in the store against the one sessions.state recorded once it was stored: a store
+     * behind that lost its tail (cut cleanly, or an older copy put back), which its own walk cannot see, and the
+     * gateway would number new messages over ones the client already has.
+     */
+    private void checkStoredOutbound() {
+        for (final FixSession s : sessions) {
+            final long recorded = state.lastStoredOutbound(s.slot);
+            if (recorded > s.nextOutbound - 1) {
+                throw new IllegalStateException(gatewayDir.resolve("outbound") + ": session " + s.name + "'s messages end at MsgSeqNum "
+                    + (s.nextOutbound - 1) + ", but sessions.state records " + recorded + " stored: the store lost its tail (cut"
+                    + " short, or an older copy put back). Restore " + gatewayDir + " from a copy taken with the gateway stopped.");
+            }
+        }
+    }
+
     private void checkSessionState() {
         final java.nio.file.Path file = gatewayDir.resolve("sessions.state");
         if (!stateExisted && messagesStored > 0) {

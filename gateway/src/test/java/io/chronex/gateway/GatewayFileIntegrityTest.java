@@ -111,6 +111,34 @@ class GatewayFileIntegrityTest {
         assertRefused(gatewayDir.resolve("outbound").toString(), "cannot be read past excerpt");
     }
 
+    /**
+     * The outbound store put back as it was halfway (its first half of excerpts, rewritten by Chronicle, so its own walk
+     * and index agree): the gateway would number new messages over ones its clients have. sessions.state says how far
+     * the store had got.
+     */
+    @Test
+    void anOlderCopyOfTheOutboundStoreIsRefused() throws Exception {
+        copyTemplate();
+        final Path outbound = gatewayDir.resolve("outbound");
+        final Path older = tmp.resolve("older-outbound");
+        try (SingleChronicleQueue from = DataDirectory.open(dir.resolve("data")).gatewayOutbound(1);
+             SingleChronicleQueue to = net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder.single(older.toFile())
+                 .rollCycle(from.rollCycle()).sourceId(from.sourceId()).build()) {
+            final ExcerptTailer tailer = from.createTailer();
+            final long half = (from.lastIndex() - tailer.toStart().index()) / 2;
+            final net.openhft.chronicle.queue.ExcerptAppender appender = to.createAppender();
+            for (long i = 0; i < half; i++) {
+                try (DocumentContext in = tailer.readingDocument(); DocumentContext out = appender.writingDocument()) {
+                    assertTrue(in.isPresent());
+                    out.wire().bytes().write(in.wire().bytes());
+                }
+            }
+        }
+        deleteTree(outbound);
+        Files.move(older, outbound);
+        assertRefused(outbound.toString(), "lost its tail");
+    }
+
     /** The events the gateway answered, zeroed in the middle: its reading would stop there, so would every report after it. */
     @Test
     void zeroedBytesInTheMiddleOfTheEventsQueueAreRefused() throws Exception {

@@ -19,8 +19,9 @@ import java.nio.file.Path;
  *
  * <p>Layout: a 64-byte header (magic, version, scan-from journal index) and then one 64-byte slot per
  * session: SenderCompID (32 bytes, NUL padded), next expected inbound MsgSeqNum (i64), the journal
- * index of its last sequence reset (i64) and whether a client was logged on (i64). The last two were
- * added in place of padding that older files hold as 0, which reads as "no reset seen, not connected".
+ * index of its last sequence reset (i64), whether a client was logged on (i64) and the last outbound
+ * MsgSeqNum known to be in the outbound store (i64). The last three were added in place of padding that
+ * older files hold as 0, which reads as "no reset seen, not connected, nothing known to be stored".
  *
  * <p>Each field is one aligned 8-byte store, so a kill -9 leaves every field either old or new,
  * never torn; where two fields change together the order of the stores is what makes every
@@ -42,6 +43,7 @@ public final class SessionStateFile implements AutoCloseable {
     private static final int EXPECTED_OFFSET = 32;          // i64 next expected inbound MsgSeqNum
     private static final int RESET_AT_OFFSET = 40;          // i64 journal index; 0 or -1: no reset seen
     private static final int CONNECTED_OFFSET = 48;         // i64 1 while a client is logged on, else 0
+    private static final int STORED_OFFSET = 56;            // i64 last outbound MsgSeqNum in the outbound store, 0: none
     private static final int SLOT_LENGTH = 64;
 
     private final MappedByteBuffer mapped;
@@ -121,6 +123,8 @@ public final class SessionStateFile implements AutoCloseable {
      * no answer, so it resets again).
      */
     public void reset(final int slot, final long journalIndex) {
+        // Lowered before the store's reset mark is written: a kill between leaves the store ahead, which is allowed.
+        buffer.putLong(slotOffset(slot) + STORED_OFFSET, 0);
         buffer.putLong(slotOffset(slot) + RESET_AT_OFFSET, journalIndex);
         buffer.putLong(slotOffset(slot) + EXPECTED_OFFSET, 1);
     }
@@ -142,6 +146,19 @@ public final class SessionStateFile implements AutoCloseable {
 
     public void connected(final int slot, final boolean connected) {
         buffer.putLong(slotOffset(slot) + CONNECTED_OFFSET, connected ? 1 : 0);
+    }
+
+    /**
+     * The last outbound MsgSeqNum of this session known to be in the outbound store: stored after the store's append
+     * (so the store is never behind it, but may be ahead of it by what a kill interrupted), and checked against the
+     * store at start, where a store that lost its tail (cut short, an older copy) is behind it.
+     */
+    public long lastStoredOutbound(final int slot) {
+        return buffer.getLong(slotOffset(slot) + STORED_OFFSET);
+    }
+
+    public void lastStoredOutbound(final int slot, final long seq) {
+        buffer.putLong(slotOffset(slot) + STORED_OFFSET, seq);
     }
 
     /**
