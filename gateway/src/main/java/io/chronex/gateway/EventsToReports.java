@@ -9,6 +9,7 @@ import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.Hops;
+import io.chronex.queues.QueueGap;
 import io.chronex.runtime.StorageGuard;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -45,6 +46,13 @@ final class EventsToReports {
     long eventsFailed;
     long lastFailedEvent = -1;
 
+    /** How long without an event before the queue is asked whether it goes on past where the tailer stopped. */
+    private static final long STALL_CHECK_NANOS = 5_000_000_000L;
+    private long lastRead = -1;
+    private long nextStallCheckNanos;
+    private long eventsReadAtStallCheck = -1;
+    private QueueGap reportedGap;
+
     EventsToReports(final int gatewayId, final ExcerptTailer events, final ExcerptTailer commandReader,
                     final Long2ObjectHashMap<FixSession> sessionsByAccount, final ExecutionReports reports, final Outbox outbox,
                     final ClOrdIdTable clOrdIds, final ReceivedOrderIds received, final FailedEventsFile failedEvents,
@@ -66,6 +74,29 @@ final class EventsToReports {
      * one call go to the outbound store as one excerpt (tagged with the last event), which under
      * load turns many small appends into one; when idle a call reads one event and commits at once.
      */
+    /**
+     * While no event has been read for {@value #STALL_CHECK_NANOS} ns, whether the events queue goes on past a stretch the
+     * tailer cannot read (bytes zeroed in the file): delivery would stop there for every session without a word. Said
+     * in the log once per stretch, with the indices; nothing else can be done while running (a restart refuses).
+     */
+    void checkForStall(final long nowNanos) {
+        if (nowNanos - nextStallCheckNanos < 0) {
+            return;
+        }
+        nextStallCheckNanos = nowNanos + STALL_CHECK_NANOS;
+        if (eventsRead != eventsReadAtStallCheck || lastRead < 0) {
+            eventsReadAtStallCheck = eventsRead;
+            return;
+        }
+        final QueueGap gap = QueueGap.after(events.queue(), lastRead);
+        if (gap != null && !gap.equals(reportedGap)) {
+            log.log("error: the gateway cannot read the events queue past index " + Long.toHexString(lastRead) + ": "
+                + gap.describe() + ". No report after it can be delivered; stop the gateway and restore the events queue from a"
+                + " copy taken with the engine stopped");
+        }
+        reportedGap = gap;
+    }
+
     int poll(final int limit) {
         int n = 0;
         long lastIndex = -1;
@@ -83,6 +114,7 @@ final class EventsToReports {
                 outbox.eventsReadNanos = System.nanoTime();
                 final long index = dc.index();
                 lastIndex = index;
+                lastRead = index;
                 final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
                 if (status != DecodeStatus.OK) {
                     eventFailed(index, "it cannot be read (" + status + ")");

@@ -194,6 +194,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             if (!pausedForStorage && !storageExhausted(now)) {
                 // Heartbeats and TestRequests are stored like any message: none while paused (nor is anyone's silence judged).
                 sessionTimers(now);
+                eventsToReports.checkForStall(now);
             }
             journal.checkpoint(now);
         }
