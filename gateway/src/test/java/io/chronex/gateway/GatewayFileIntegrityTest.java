@@ -139,6 +139,17 @@ class GatewayFileIntegrityTest {
         assertRefused(outbound.toString(), "lost its tail");
     }
 
+    /** Below a quarter of the storage reserve (a reserve far larger than the disk) the gateway does not start: recovery writes. */
+    @Test
+    void aDiskAllButFullRefusesTheStart() throws Exception {
+        copyTemplate();
+        final Process p = run("--storage-reserve", "1000000GiB");
+        final String out = Files.readString(tmp.resolve("run.out"));
+        assertEquals(2, p.exitValue(), out);
+        assertFalse(out.contains("listening on"), out);
+        assertTrue(out.contains("not started: free space on the filesystem of " + dir.resolve("data")), out);
+    }
+
     /** The events the gateway answered, zeroed in the middle: its reading would stop there, so would every report after it. */
     @Test
     void zeroedBytesInTheMiddleOfTheEventsQueueAreRefused() throws Exception {
