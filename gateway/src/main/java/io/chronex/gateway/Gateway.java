@@ -361,45 +361,29 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             h.getValueAtPercentile(99.9) / 1e3, h.getMaxValue() / 1e3, h.getTotalCount());
     }
 
-    /** Logs every session out (best effort; not on a full disk) and closes the queues. */
+    /**
+     * Logs every session out (best effort) and closes the queues. On a full disk the connections are closed without a
+     * Logout: a Logout is stored before it is sent, and storing it there could end the process. Clients see the
+     * connection end and log on again; nothing they were told is lost (all of it is stored).
+     */
     @Override
     public void close() {
-        if (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
-            closeWithoutLogouts();
-            return;
+        final boolean logOut = storage.recheck() != StorageGuard.Level.EXHAUSTED;
+        if (!logOut) {
+            log.log("gateway shutting down on a full disk (" + storage.describe() + "): connections closed without a Logout");
         }
         for (final FixSession s : sessions) {
             final Connection c = s.connection;
             if (c != null && c.open) {
-                s.logout("gateway shutting down");
+                if (logOut) {
+                    s.logout("gateway shutting down");
+                }
                 try {
                     c.flush();
                 } catch (final IOException ignored) {
                     // closing anyway
                 }
-                framer.close(c, "gateway shutting down");
-            }
-        }
-        journal.checkpoint();
-        framer.close();
-        closeFiles();
-    }
-
-    /**
-     * A Logout is stored before it is sent, and storing it on a full disk could end the process: so the connections are closed
-     * without one. Clients see the connection end and log on again; nothing they were told is lost (all of it is stored).
-     */
-    private void closeWithoutLogouts() {
-        log.log("gateway shutting down on a full disk (" + storage.describe() + "): connections closed without a Logout");
-        for (final FixSession s : sessions) {
-            final Connection c = s.connection;
-            if (c != null && c.open) {
-                try {
-                    c.flush();
-                } catch (final IOException ignored) {
-                    // closing anyway
-                }
-                framer.close(c, "gateway shutting down on a full disk, no Logout sent");
+                framer.close(c, logOut ? "gateway shutting down" : "gateway shutting down on a full disk, no Logout sent");
             }
         }
         journal.checkpoint();

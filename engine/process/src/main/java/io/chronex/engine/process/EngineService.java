@@ -74,6 +74,7 @@ public final class EngineService implements AutoCloseable {
     /** Free space under the data directory, looked at before each command is read: a result must never be written past it. */
     private StorageGuard storage;
     private boolean pausedForStorage;
+    private long lastPollNanos = System.nanoTime();
     /** Hears of a snapshot that could not be written: an error in the log, never "written". */
     private final Consumer<String> error;
     /** The configuration's hash (as pinned in snapshots/config.hash), sealed into every snapshot written. */
@@ -365,7 +366,9 @@ public final class EngineService implements AutoCloseable {
 
     /** Processes the next command if there is one; returns whether it did. */
     public boolean poll() {
-        if (storage.level(System.nanoTime()) == StorageGuard.Level.EXHAUSTED) {
+        // The clock of the last read or empty poll: no clock read of its own per command (the guard needs 50 ms resolution).
+        if (storage.level(lastPollNanos) == StorageGuard.Level.EXHAUSTED) {
+            lastPollNanos = System.nanoTime(); // paused: time must move for the guard to read the filesystem again
             // Before the command is read: applied and then not written, it would be answered twice after a restart.
             if (!pausedForStorage) {
                 pausedForStorage = true;
@@ -380,9 +383,11 @@ public final class EngineService implements AutoCloseable {
         }
         try (DocumentContext dc = commandTailer.readingDocument()) {
             if (!dc.isPresent()) {
+                lastPollNanos = System.nanoTime();
                 return false;
             }
             final long readNanos = System.nanoTime();
+            lastPollNanos = readNanos;
             final long index = dc.index();
             decodeAndApply(dc.wire().bytes());
             header.commandIndex = index;

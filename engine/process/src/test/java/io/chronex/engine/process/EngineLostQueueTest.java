@@ -26,25 +26,24 @@ class EngineLostQueueTest {
         }
     }
 
-    @Test
-    void aDeletedJournalIsRefused() throws Exception {
-        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, 31);
+    /** Answers 1,500 of 2,000 commands with a snapshot, deletes the named queue folder, and expects a refusal naming it. */
+    private void refusedWithout(final String queue, final long seed) throws Exception {
+        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, seed);
         AuditJournals.answer(data, 1_500, true);
-        deleteTree(data.root().resolve("commands"));
+        deleteTree(data.root().resolve(queue));
         final DataDirectory again = DataDirectory.open(data.root());
         final IllegalStateException e = assertThrows(IllegalStateException.class,
             () -> new EngineService(again, EngineConfigFile.load(AuditJournals.CONFIG), 0, warning -> { }).close());
-        assertTrue(e.getMessage().contains(data.root().resolve("commands").toString()), e.getMessage());
+        assertTrue(e.getMessage().contains(data.root().resolve(queue).toString()), e.getMessage());
+    }
+
+    @Test
+    void aDeletedJournalIsRefused() throws Exception {
+        refusedWithout("commands", 31);
     }
 
     @Test
     void aDeletedEventsQueueIsRefused() throws Exception {
-        final DataDirectory data = AuditJournals.write(DataDirectory.open(tmp.resolve("data")), 2_000, 32);
-        AuditJournals.answer(data, 1_500, true);
-        deleteTree(data.root().resolve("events"));
-        final DataDirectory again = DataDirectory.open(data.root());
-        final IllegalStateException e = assertThrows(IllegalStateException.class,
-            () -> new EngineService(again, EngineConfigFile.load(AuditJournals.CONFIG), 0, warning -> { }).close());
-        assertTrue(e.getMessage().contains(data.root().resolve("events").toString()), e.getMessage());
+        refusedWithout("events", 32);
     }
 }

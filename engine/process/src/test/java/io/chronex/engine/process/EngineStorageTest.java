@@ -33,18 +33,19 @@ class EngineStorageTest {
         final long[] free = {1_000 * MIB};
         final List<String> warnings = new ArrayList<>();
         try (EngineService service = new EngineService(data, EngineConfigFile.load(AuditJournals.CONFIG), 0, warnings::add)) {
-            service.storageGuard(new StorageGuard(tmp, 100 * MIB, () -> free[0]));
+            final StorageGuard guard = new StorageGuard(tmp, 100 * MIB, () -> free[0]);
+            service.storageGuard(guard);
             for (int i = 0; i < 500; i++) {
                 assertTrue(service.poll());
             }
             free[0] = 30 * MIB; // below the reserve, above a quarter: gateways refuse orders, the engine answers what is journalled
-            Thread.sleep(60); // the guard reads the filesystem again 50 ms after its last reading
+            guard.recheck(); // read now, as the guard would within 50 ms: the test waits on no clock
             for (int i = 0; i < 500; i++) {
                 assertTrue(service.poll());
             }
             assertFalse(service.pausedForStorage());
             free[0] = 20 * MIB;
-            Thread.sleep(60);
+            guard.recheck();
             for (int i = 0; i < 1_000; i++) {
                 assertFalse(service.poll(), "read a command with the disk all but full");
             }
@@ -54,7 +55,7 @@ class EngineStorageTest {
             assertTrue(warnings.get(0).startsWith("paused: free space on the filesystem of " + tmp) && warnings.get(0).contains("20.0 MiB"),
                 warnings.get(0));
             free[0] = 200 * MIB;
-            Thread.sleep(60);
+            guard.recheck();
             while (service.poll()) {
                 // the rest, by itself
             }
