@@ -6,7 +6,6 @@ import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.ShutdownSignalBarrier;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.PrintWriter;
@@ -19,7 +18,7 @@ import java.util.function.Consumer;
 /**
  * A process's one busy loop, wired the same way in every process: an Agrona {@link Agent}, opened
  * and run on its own thread under an {@link AgentRunner}, until SIGINT or SIGTERM
- * ({@link ShutdownSignalBarrier}) or a failure of the agent.
+ * ({@link StopSignal}) or a failure of the agent.
  */
 public final class DutyCycle {
     /**
@@ -52,7 +51,7 @@ public final class DutyCycle {
     public static int run(final String roleName, final Opener opener, final IdleStrategy idle,
         final Consumer<String> log) throws Exception {
         // Before the thread starts: from the moment the agent says it started, a signal stops it cleanly.
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        final StopSignal stop = StopSignal.register();
         final OpenedOnItsThread agent = new OpenedOnItsThread(roleName, opener);
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final ErrorHandler onError = error -> {
@@ -61,11 +60,11 @@ public final class DutyCycle {
             if (cause != agent.openFailure) {
                 log.accept(roleName + " failed: " + stackTrace(cause));
             }
-            barrier.signal();
+            stop.signal();
         };
         final AgentRunner runner = new AgentRunner(idle, onError, null, agent);
         final Thread thread = AgentRunner.startOnThread(runner);
-        barrier.await();
+        stop.await();
         runner.close(CLOSE_TIMEOUT_MS, null);
         // close() returns when the loop has ended, a moment before its thread does; callers (the
         // JVM's exit, a test) are promised the thread is gone.
@@ -81,9 +80,9 @@ public final class DutyCycle {
      * JVM's exit: for a tool that winds down by itself when asked to stop.
      */
     public static void onShutdownSignal(final String threadName, final Runnable action) {
-        final ShutdownSignalBarrier barrier = new ShutdownSignalBarrier();
+        final StopSignal stop = StopSignal.register();
         final Thread waiter = new Thread(() -> {
-            barrier.await();
+            stop.await();
             action.run();
         }, threadName);
         waiter.setDaemon(true);

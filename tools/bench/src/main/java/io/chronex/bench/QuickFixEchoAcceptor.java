@@ -1,8 +1,8 @@
 package io.chronex.bench;
 
 import io.chronex.runtime.Args;
+import io.chronex.runtime.StopSignal;
 import io.chronex.runtime.Tool;
-import org.agrona.concurrent.ShutdownSignalBarrier;
 import quickfix.Application;
 import quickfix.ConfigError;
 import quickfix.DefaultMessageFactory;
@@ -68,7 +68,7 @@ public final class QuickFixEchoAcceptor implements Application {
         final SocketAcceptor acceptor = new SocketAcceptor(new QuickFixEchoAcceptor(), new MemoryStoreFactory(), settings,
             new ScreenLogFactory(false, false, false, false), new DefaultMessageFactory());
         // Before the line bin/bench-fix waits for: from then on SIGTERM stops the acceptor and exits 0.
-        final ShutdownSignalBarrier stop = new ShutdownSignalBarrier();
+        final StopSignal stop = StopSignal.register();
         acceptor.start();
         System.out.println("QuickFIX/J echo acceptor listening on 127.0.0.1:" + port);
         stop.await();
