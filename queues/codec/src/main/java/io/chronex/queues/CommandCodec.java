@@ -23,6 +23,13 @@ public final class CommandCodec {
     public static final byte VERSION = 1;
     /** Version 1's fixed part, then the texts: u8 length and the bytes of each, clientOrderId's first. */
     public static final byte VERSION_WITH_TEXT = 2;
+    /**
+     * Version 2 (texts always present, maybe empty) followed by the command's origin in cluster mode
+     * ({@link CommandOrigin}): i32 source, i64 sequence, i64 log position. Only a cluster node writes it.
+     */
+    public static final byte VERSION_WITH_ORIGIN = 3;
+    /** The origin's length after the texts of a version 3 excerpt. */
+    static final int ORIGIN_LENGTH = Integer.BYTES + Long.BYTES + Long.BYTES;
 
     // The layout, declared once for the writer and both readers: each field's offset from the
     // excerpt's start and its type, in order (docs/messages.md says what each field means).
@@ -126,6 +133,43 @@ public final class CommandCodec {
     }
 
     /**
+     * Writes one command excerpt as a cluster node keeps it: version 3, the texts (null: none) and then
+     * where the command came from and where the cluster's log put it.
+     */
+    public static void write(final Bytes<?> out, final Command c, final Hops hops, final CommandText text, final CommandOrigin origin) {
+        final long at = out.writePosition();
+        write(out, c, hops, text);
+        if (text == null || text.isEmpty()) {
+            out.writeUnsignedByte(0);
+            out.writeUnsignedByte(0);
+        }
+        out.writeByte(at + VERSION_OFFSET, VERSION_WITH_ORIGIN);
+        out.writeInt(origin.source);
+        out.writeLong(origin.sequence);
+        out.writeLong(origin.logPosition);
+    }
+
+    /**
+     * Reads the origin of a version 3 excerpt of {@code length} bytes at {@code at} into origin; false (origin
+     * cleared) for an excerpt of another version or one too short to hold it.
+     */
+    public static boolean readOrigin(final RandomDataInput in, final long at, final long length, final CommandOrigin origin) {
+        origin.clear();
+        if (length < LENGTH + 2 || in.readByte(at + VERSION_OFFSET) != VERSION_WITH_ORIGIN
+            || in.readByte(at + MESSAGE_TYPE_OFFSET) != MESSAGE_TYPE || readText(in, at, length, null) != DecodeStatus.OK) {
+            return false;
+        }
+        final long from = at + textEnd(in, at);
+        if (from + ORIGIN_LENGTH > at + length) {
+            return false;
+        }
+        origin.source = in.readInt(from);
+        origin.sequence = in.readLong(from + Integer.BYTES);
+        origin.logPosition = in.readLong(from + Integer.BYTES + Long.BYTES);
+        return true;
+    }
+
+    /**
      * Reads one command excerpt into c and hops (the engine's own hop fields are left alone). On
      * anything but OK, c and hops may be partly filled and must not be used, except hops' routing
      * when the fixed part was complete. Consumes the fixed part when it is all there.
@@ -139,8 +183,11 @@ public final class CommandCodec {
         final long at = in.readPosition();
         final long length = in.readRemaining();
         final DecodeStatus status = readAt(in, at, length, c, hops, text);
-        if (status == DecodeStatus.OK && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_TEXT) {
+        final byte version = length >= PREAMBLE_LENGTH ? in.readByte(at + VERSION_OFFSET) : 0;
+        if (status == DecodeStatus.OK && version == VERSION_WITH_TEXT) {
             in.readPosition(at + textEnd(in, at));
+        } else if (status == DecodeStatus.OK && version == VERSION_WITH_ORIGIN) {
+            in.readPosition(at + textEnd(in, at) + ORIGIN_LENGTH);
         } else if (length >= LENGTH) {
             in.readPosition(at + LENGTH);
         }
@@ -159,13 +206,17 @@ public final class CommandCodec {
     /** Like {@link #readAt(RandomDataInput, long, long, Command, Hops)}, also reading the texts into text (if not null). */
     public static DecodeStatus readAt(final RandomDataInput in, final long at, final long length, final Command c, final Hops hops,
                                       final CommandText text) {
-        // Both versions share the fixed part; the preamble check is told the version found if it is one we read.
-        final boolean withText = length >= PREAMBLE_LENGTH && in.readByte(at + VERSION_OFFSET) == VERSION_WITH_TEXT;
-        final DecodeStatus preamble = readPreamble(in, at, length, MESSAGE_TYPE, withText ? VERSION_WITH_TEXT : VERSION, LENGTH);
+        // Every version shares the fixed part; the preamble check is told the version found if it is one we read.
+        final byte version = length >= PREAMBLE_LENGTH ? in.readByte(at + VERSION_OFFSET) : VERSION;
+        final boolean withText = version == VERSION_WITH_TEXT || version == VERSION_WITH_ORIGIN;
+        final DecodeStatus preamble = readPreamble(in, at, length, MESSAGE_TYPE, withText ? version : VERSION, LENGTH);
         if (preamble != DecodeStatus.OK) {
             return preamble;
         }
-        final DecodeStatus texts = withText ? readText(in, at, length, text) : DecodeStatus.OK;
+        DecodeStatus texts = withText ? readText(in, at, length, text) : DecodeStatus.OK;
+        if (texts == DecodeStatus.OK && version == VERSION_WITH_ORIGIN && length < textEnd(in, at) + ORIGIN_LENGTH) {
+            texts = DecodeStatus.TRUNCATED;
+        }
         if (texts != DecodeStatus.OK) {
             return texts;
         }
@@ -207,7 +258,7 @@ public final class CommandCodec {
         return DecodeStatus.OK;
     }
 
-    /** Checks the texts after the fixed part of a version 2 excerpt fit in it and copies them into text (if not null). */
+    /** Checks the texts after the fixed part of a version 2 or 3 excerpt fit in it and copies them into text (if not null). */
     private static DecodeStatus readText(final RandomDataInput in, final long at, final long length, final CommandText text) {
         if (length < LENGTH + 1) {
             return DecodeStatus.TRUNCATED;
@@ -235,7 +286,7 @@ public final class CommandCodec {
         return DecodeStatus.OK;
     }
 
-    /** The length of a version 2 excerpt whose texts were checked. */
+    /** Where the texts of a version 2 or 3 excerpt whose texts were checked end. */
     private static long textEnd(final RandomDataInput in, final long at) {
         final int first = in.readUnsignedByte(at + LENGTH);
         return LENGTH + 2L + first + in.readUnsignedByte(at + LENGTH + 1 + first);

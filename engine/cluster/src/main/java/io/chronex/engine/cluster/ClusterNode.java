@@ -1,0 +1,136 @@
+package io.chronex.engine.cluster;
+
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusteredMediaDriver;
+import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.service.ClusteredServiceContainer;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.chronex.api.EngineConfig;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.IdleStrategies;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.NoOpLock;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One member of the cluster in this process: Aeron's media driver, archive and consensus module (the Raft part),
+ * and the service container running {@link EngineClusteredService} on the node's data directory. Aeron's own
+ * files go to DIR/cluster/ (archive and consensus state); the driver's to the config's aeronDir.
+ */
+public final class ClusterNode implements AutoCloseable {
+    private final ClusteredMediaDriver driver;
+    private final ClusteredServiceContainer container;
+    private final EngineClusteredService service;
+    private final Path clusterDir;
+
+    private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container, final EngineClusteredService service,
+                        final Path clusterDir) {
+        this.driver = driver;
+        this.container = container;
+        this.service = service;
+        this.clusterDir = clusterDir;
+    }
+
+    /** Where a node keeps Aeron's cluster files under its data directory. */
+    public static Path clusterDir(final Path dataRoot) {
+        return dataRoot.resolve("cluster");
+    }
+
+    /**
+     * Starts member {@code id} of {@code cluster} on {@code data}: it joins the others (or waits for them) and
+     * elects a leader; the service replays the log from the last snapshot before it serves.
+     */
+    public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
+                                    final long checkpointEvery, final String idleName, final Consumer<String> log) {
+        final ClusterConfig.Member me = cluster.member(id);
+        final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
+        final Path clusterDir = clusterDir(data.root());
+        final ErrorHandler errors = error -> log.accept("aeron: " + error);
+        final String terms = "term-length=" + cluster.termLength();
+
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(IdleStrategies.byName(idleName))
+            .termBufferSparseFile(true)
+            .publicationTermBufferLength(cluster.termLength())
+            .ipcTermBufferLength(cluster.termLength())
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .errorHandler(errors);
+        final String localControl = "aeron:ipc?term-length=64k";
+        final Archive.Context archiveContext = new Archive.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveDir(clusterDir.resolve("archive").toFile())
+            .archiveId(id)
+            .controlChannel("aeron:udp?endpoint=" + me.endpoint(me.archivePort()))
+            .localControlChannel(localControl)
+            .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
+            .recordingEventsEnabled(false)
+            .threadingMode(ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .errorHandler(errors);
+        final AeronArchive.Context archiveClient = new AeronArchive.Context()
+            .lock(NoOpLock.INSTANCE)
+            .controlRequestChannel(localControl)
+            .controlRequestStreamId(archiveContext.localControlStreamId())
+            .controlResponseChannel(localControl)
+            .aeronDirectoryName(aeronDir);
+        final ConsensusModule.Context consensusContext = new ConsensusModule.Context()
+            .clusterMemberId(id)
+            .clusterMembers(cluster.clusterMembers())
+            .clusterDir(clusterDir.toFile())
+            .archiveContext(archiveClient.clone())
+            .serviceCount(1)
+            .ingressChannel("aeron:udp?" + terms)
+            .logChannel("aeron:udp?" + terms)
+            .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
+            .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.leaderHeartbeatTimeoutMs()))
+            .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.sessionTimeoutMs()))
+            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .errorHandler(errors);
+        final EngineClusteredService service = new EngineClusteredService(data, config, checkpointEvery, log);
+        final ClusteredServiceContainer.Context serviceContext = new ClusteredServiceContainer.Context()
+            .aeronDirectoryName(aeronDir)
+            .archiveContext(archiveClient.clone())
+            .clusterDir(clusterDir.toFile())
+            .clusteredService(service)
+            .serviceId(0)
+            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .errorHandler(errors);
+        ClusteredMediaDriver driver = null;
+        try {
+            driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
+            final ClusteredServiceContainer container = ClusteredServiceContainer.launch(serviceContext);
+            return new ClusterNode(driver, container, service, clusterDir);
+        } catch (final RuntimeException e) {
+            if (driver != null) {
+                driver.close();
+            }
+            throw e;
+        }
+    }
+
+    public EngineClusteredService service() {
+        return service;
+    }
+
+    /** DIR/cluster: the archive (the log, snapshots) and the consensus module's state. */
+    public File clusterDirectory() {
+        return clusterDir.toFile();
+    }
+
+    @Override
+    public void close() {
+        container.close();
+        driver.close();
+    }
+}

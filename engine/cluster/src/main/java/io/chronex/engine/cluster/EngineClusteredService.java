@@ -1,0 +1,268 @@
+package io.chronex.engine.cluster;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.Publication;
+import io.aeron.cluster.codecs.CloseReason;
+import io.aeron.cluster.service.ClientSession;
+import io.aeron.cluster.service.Cluster;
+import io.aeron.cluster.service.ClusteredService;
+import io.aeron.logbuffer.Header;
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
+import io.chronex.api.Result;
+import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.CommandCodec;
+import io.chronex.queues.CommandOrigin;
+import io.chronex.queues.CommandText;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.cluster.ClusterMessages;
+import net.openhft.chronicle.bytes.Bytes;
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.function.Consumer;
+
+/**
+ * The engine as an Aeron Cluster service: applies each command the cluster's log delivers to the engine core,
+ * keeps the node's own commands and events queues in log order ({@link NodeJournal}), and answers the bridge
+ * that sent the command. Exactly once is built here, not by Aeron: each gateway host's commands carry its
+ * journal index as a sequence, the last one applied per host is replicated state (in snapshots too), and a
+ * command at or below it is a resend and is not applied again; a bridge that (re)connects says what it has
+ * and is sent what it missed from the node's own events.
+ */
+public final class EngineClusteredService implements ClusteredService {
+    /** How long an answer to a back-pressured bridge is retried before the bridge is left to ask for it again. */
+    private static final long EGRESS_RETRY_NANOS = 100_000_000L;
+
+    private final DataDirectory data;
+    private final EngineConfig config;
+    private final long checkpointEvery;
+    private final Consumer<String> log;
+    private MatchingEngine engine;
+    /** Replicated: the last sequence (host journal index) applied per source (bridge id); -1 when none. */
+    private final Long2LongHashMap lastApplied = new Long2LongHashMap(-1);
+    private NodeJournal journal;
+    private MissedResults missed;
+    private Cluster cluster;
+    private long nextCheckpointCount;
+
+    private final Command command = new Command();
+    private final Result result = new Result();
+    private final EventHeader header = new EventHeader();
+    private final CommandText text = new CommandText();
+    private final CommandOrigin origin = new CommandOrigin();
+    /** The command's bytes copied out of the log, where the journal's codec reads them. */
+    private final Bytes<?> in = Bytes.allocateElasticDirect(512);
+    /** Egress is built here: the 16-byte header, then an events excerpt. */
+    private final Bytes<?> out = Bytes.allocateElasticDirect(4096);
+    private final UnsafeBuffer outView = new UnsafeBuffer(0, 0);
+    private long applied;
+    private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
+    private long resends;
+    private long egressDropped;
+
+    /**
+     * A service over the node's data directory (opened on the service's own thread, in onStart), for the exchange in
+     * {@code config}, with a state-hash checkpoint every {@code checkpointEvery} commands as bin/engine writes them.
+     */
+    public EngineClusteredService(final DataDirectory data, final EngineConfig config, final long checkpointEvery,
+                                  final Consumer<String> log) {
+        this.data = data;
+        this.config = config;
+        this.checkpointEvery = checkpointEvery;
+        this.log = log;
+    }
+
+    @Override
+    public void onStart(final Cluster cluster, final Image snapshotImage) {
+        this.cluster = cluster;
+        journal = new NodeJournal(data);
+        missed = new MissedResults(journal);
+        if (snapshotImage != null) {
+            final ServiceSnapshot.Loaded loaded = ServiceSnapshot.load(snapshotImage, cluster.idleStrategy());
+            engine = MatchingEngine.restore(loaded.engine());
+            loaded.lastApplied().forEach(lastApplied::put);
+            if (journal.heldThrough() < loaded.logPosition()) {
+                throw new IllegalStateException("this node's journal in " + data.root() + " ends at log position "
+                    + journal.heldThrough() + ", before the cluster snapshot it starts from (log position " + loaded.logPosition()
+                    + "): the commands between cannot be written again. Start the node with an empty data directory and an empty"
+                    + " cluster directory, so that it copies the whole log from the other members.");
+            }
+            log.accept("restored the cluster snapshot at log position " + loaded.logPosition() + " (" + engine.commandCount()
+                + " commands applied, " + lastApplied.size() + " gateway hosts)");
+        } else {
+            engine = new MatchingEngine(config);
+        }
+        nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
+        log.accept("node journal holds the log through position " + journal.heldThrough() + "; the log is replayed from there on");
+    }
+
+    @Override
+    public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer, final int offset,
+                                 final int length, final Header logHeader) {
+        final byte type = ClusterMessages.type(buffer, offset, length);
+        if (type == ClusterMessages.COMMAND) {
+            onCommand(session, buffer, offset, length, logHeader.position());
+        } else if (type == ClusterMessages.HELLO) {
+            onHello(session, ClusterMessages.source(buffer, offset), ClusterMessages.sequence(buffer, offset));
+        } else {
+            // Deterministic on every node, so it stops nothing: an unknown message is dropped, with a line in the log.
+            log.accept("ignored a message of " + length + " bytes and type " + type + " from session " + session.id());
+        }
+    }
+
+    private void onCommand(final ClientSession session, final DirectBuffer buffer, final int offset, final int length,
+                           final long logPosition) {
+        final int source = ClusterMessages.source(buffer, offset);
+        final long sequence = ClusterMessages.sequence(buffer, offset);
+        if (sequence <= lastApplied.get(source)) {
+            return; // a resend of a command already applied: its result was sent, or is found again by the bridge's HELLO
+        }
+        final long readNanos = System.nanoTime();
+        in.clear();
+        in.ensureCapacity(length);
+        for (int i = ClusterMessages.HEADER_LENGTH; i < length; i++) {
+            in.writeByte(buffer.getByte(offset + i));
+        }
+        header.hops.clear();
+        if (CommandCodec.read(in, command, header.hops, text) != DecodeStatus.OK) {
+            // The bridge answers a malformed excerpt itself and never sends one; a message that is one anyway is a bug.
+            log.accept("ignored an undecodable command from gateway host " + source + " at sequence " + Long.toHexString(sequence));
+            return;
+        }
+        lastApplied.put(source, sequence);
+        final boolean held = journal.holds(logPosition);
+        if (held && !journal.unansweredAt(logPosition)) {
+            engine.apply(command, result); // replayed after a restart: already in this node's journal with its result
+            if (engine.commandCount() == nextCheckpointCount) {
+                nextCheckpointCount += checkpointEvery; // the checkpoint is in the journal already
+            }
+            applied++;
+            return;
+        }
+        header.commandIndex = held ? journal.lastCommandIndex() : journal.appendCommand(command, header,
+            text, origin.set(source, sequence, logPosition));
+        header.hops.engineReadNanos = readNanos;
+        engine.apply(command, result);
+        checkpoint();
+        header.hops.engineDoneNanos = System.nanoTime();
+        journal.appendResult(header, result);
+        applied++;
+        answer(session, source, sequence, header, result);
+    }
+
+    /** A bridge (re)connected: resends the results of its commands it does not have, then says where it stands. */
+    private void onHello(final ClientSession session, final int source, final long hasThrough) {
+        final long last = lastApplied.get(source);
+        long resent = 0;
+        if (cluster.role() == Cluster.Role.LEADER && hasThrough < last) {
+            // Only the leader's answers reach anyone; followers would read their journals for nothing.
+            resent = missed.find(source, hasThrough, (sequence, h, r) -> answer(session, source, sequence, h, r));
+            resends += resent;
+        }
+        out.clear();
+        out.ensureCapacity(ClusterMessages.WELCOME_LENGTH);
+        final int welcomeLength = ClusterMessages.welcome(view(ClusterMessages.WELCOME_LENGTH), 0, source, last, resent);
+        offer(session, welcomeLength);
+        log.accept("gateway host " + source + " connected (session " + session.id() + "): it has results through "
+            + Long.toHexString(hasThrough) + ", the cluster applied its commands through " + Long.toHexString(last)
+            + (resent > 0 ? "; resent " + resent + " results" : ""));
+    }
+
+    /** Sends one result to the bridge, naming the command by its host's journal index. */
+    private void answer(final ClientSession session, final int source, final long sequence, final EventHeader h, final Result r) {
+        final long nodeIndex = h.commandIndex;
+        out.clear();
+        out.writeSkip(ClusterMessages.HEADER_LENGTH);
+        h.commandIndex = sequence;
+        EventCodec.write(out, h, r);
+        h.commandIndex = nodeIndex;
+        final int length = (int) out.writePosition();
+        ClusterMessages.header(view(length), 0, ClusterMessages.RESULT, source, sequence);
+        offer(session, length);
+    }
+
+    private UnsafeBuffer view(final int length) {
+        out.ensureCapacity(length);
+        outView.wrap(out.addressForRead(0), length);
+        return outView;
+    }
+
+    private void offer(final ClientSession session, final int length) {
+        final long deadline = System.nanoTime() + EGRESS_RETRY_NANOS;
+        while (true) {
+            final long position = session.offer(outView, 0, length);
+            if (position > 0 || position == ClientSession.MOCKED_OFFER) {
+                return;
+            }
+            if (position == Publication.NOT_CONNECTED || position == Publication.CLOSED || position == Publication.MAX_POSITION_EXCEEDED
+                || System.nanoTime() > deadline) {
+                // The bridge sees the gap in its results and asks again (HELLO); nothing is lost, only delayed.
+                egressDropped++;
+                return;
+            }
+            cluster.idleStrategy().idle();
+        }
+    }
+
+    private void checkpoint() {
+        header.checkpoint = false;
+        header.stateHash = 0;
+        if (engine.commandCount() == nextCheckpointCount) {
+            nextCheckpointCount += checkpointEvery;
+            header.checkpoint = true;
+            header.stateHash = MatchingEngine.sealedStateHash(MatchingEngine.sealSnapshot(engine.snapshotUnsealed()));
+        }
+    }
+
+    @Override
+    public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
+        final long start = System.nanoTime();
+        final byte[] state = engine.snapshot();
+        ServiceSnapshot.write(snapshotPublication, cluster.idleStrategy(), cluster.logPosition(), lastApplied, state);
+        log.accept(String.format(java.util.Locale.ROOT, "cluster snapshot at log position %d: %d bytes of engine state in %.1f ms",
+            cluster.logPosition(), state.length, (System.nanoTime() - start) / 1e6));
+    }
+
+    @Override
+    public void onSessionOpen(final ClientSession session, final long timestamp) {
+    }
+
+    @Override
+    public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
+    }
+
+    @Override
+    public void onTimerEvent(final long correlationId, final long timestamp) {
+    }
+
+    @Override
+    public void onRoleChange(final Cluster.Role newRole) {
+        role = newRole;
+        log.accept("role: " + newRole);
+    }
+
+    /** This node's role as the service last heard it. */
+    public Cluster.Role role() {
+        return role;
+    }
+
+    @Override
+    public void onTerminate(final Cluster cluster) {
+        log.accept("terminating: " + applied + " commands applied by this run, " + resends + " results resent, " + egressDropped
+            + " answers left for bridges to ask again");
+        if (journal != null) {
+            journal.close();
+        }
+    }
+
+    /** Commands this run applied (the replay included). */
+    public long applied() {
+        return applied;
+    }
+}

@@ -1,0 +1,176 @@
+package io.chronex.queues.cluster;
+
+import io.chronex.runtime.Args;
+import io.chronex.runtime.ConfigYaml;
+import io.chronex.runtime.ConfigYaml.ConfigException;
+import io.chronex.runtime.StorageGuard;
+import org.yaml.snakeyaml.nodes.Node;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A cluster as config/cluster.yaml describes it, read by the nodes, the bridges and bin/cluster-status: the
+ * members (id, host and the first of five ports), where Aeron's driver files live, the term length and the
+ * timeouts that decide how fast a dead leader is replaced (docs/cluster.md).
+ */
+public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int termLength, long leaderHeartbeatTimeoutMs,
+                            long sessionTimeoutMs) {
+
+    /** Ports a member uses from its basePort on: ingress, consensus, log, catch-up, archive control. */
+    public static final int PORTS_PER_MEMBER = 5;
+
+    /** One node: its id (0, 1, 2, ...), the host others reach it on, and basePort (ingress) .. basePort + 4. */
+    public record Member(int id, String host, int basePort) {
+        public int ingressPort() {
+            return basePort;
+        }
+
+        public int consensusPort() {
+            return basePort + 1;
+        }
+
+        public int logPort() {
+            return basePort + 2;
+        }
+
+        public int catchupPort() {
+            return basePort + 3;
+        }
+
+        public int archivePort() {
+            return basePort + 4;
+        }
+
+        /** host:port. */
+        public String endpoint(final int port) {
+            return host + ":" + port;
+        }
+    }
+
+    /** The member with this id, or a usage error naming the ids there are. */
+    public Member member(final int id) {
+        for (final Member m : members) {
+            if (m.id() == id) {
+                return m;
+            }
+        }
+        throw new Args.UsageException(file + " has no member with id " + id + " (its members: " + ids() + ")");
+    }
+
+    /** The ids, as "0, 1, 2". */
+    public String ids() {
+        final StringBuilder text = new StringBuilder();
+        for (final Member m : members) {
+            text.append(text.length() == 0 ? "" : ", ").append(m.id());
+        }
+        return text.toString();
+    }
+
+    /** Aeron Cluster's member list: {@code id,ingress,consensus,log,catchup,archive|...}. */
+    public String clusterMembers() {
+        final StringBuilder text = new StringBuilder();
+        for (final Member m : members) {
+            text.append(m.id())
+                .append(',').append(m.endpoint(m.ingressPort()))
+                .append(',').append(m.endpoint(m.consensusPort()))
+                .append(',').append(m.endpoint(m.logPort()))
+                .append(',').append(m.endpoint(m.catchupPort()))
+                .append(',').append(m.endpoint(m.archivePort()))
+                .append('|');
+        }
+        text.setLength(text.length() - 1);
+        return text.toString();
+    }
+
+    /** The client's view of the members: {@code id=host:ingressPort,...}. */
+    public String ingressEndpoints() {
+        final StringBuilder text = new StringBuilder();
+        for (final Member m : members) {
+            text.append(text.length() == 0 ? "" : ",").append(m.id()).append('=').append(m.endpoint(m.ingressPort()));
+        }
+        return text.toString();
+    }
+
+    /** The media driver directory of one process on this host: a node ("node-0") or a bridge ("bridge-1"). */
+    public Path aeronDirOf(final String process) {
+        return aeronDir.resolve(process);
+    }
+
+    /** Reads and checks the file: every mistake is an exception naming file:line. */
+    public static ClusterConfig load(final Path file) throws ConfigException {
+        final ConfigYaml yaml = new ConfigYaml(file);
+        final Node root = yaml.root("'members'");
+        final Map<String, Node> top = yaml.mapping(root, Set.of("members", "aeronDir", "termLength", "leaderHeartbeatTimeoutMs",
+            "sessionTimeoutMs"));
+        if (!top.containsKey("members")) {
+            throw yaml.error(root, "'members' is missing: the nodes of the cluster, each {id, host, basePort}");
+        }
+        final List<Member> members = new ArrayList<>();
+        final Set<Integer> ids = new HashSet<>();
+        final Set<String> endpoints = new HashSet<>();
+        for (final Node node : yaml.sequence(top.get("members"))) {
+            final Map<String, Node> m = yaml.mapping(node, Set.of("id", "host", "basePort"));
+            final long id = yaml.required(node, m, "id");
+            if (id < 0 || id > 127) {
+                throw yaml.error(m.get("id"), "id must be 0..127, found " + id);
+            }
+            if (!ids.add((int) id)) {
+                throw yaml.error(m.get("id"), "member id " + id + " appears twice");
+            }
+            final String host = yaml.optionalString(m, "host", "localhost");
+            if (host.isBlank() || host.contains(",") || host.contains("|") || host.contains("=") || host.contains(" ")) {
+                throw yaml.error(m.getOrDefault("host", node), "host '" + host + "' is not a host name or address");
+            }
+            final long basePort = yaml.required(node, m, "basePort");
+            if (basePort < 1 || basePort > 65535 - PORTS_PER_MEMBER) {
+                throw yaml.error(m.get("basePort"), "basePort must be 1.." + (65535 - PORTS_PER_MEMBER) + " (a member uses "
+                    + PORTS_PER_MEMBER + " ports from it), found " + basePort);
+            }
+            for (int p = 0; p < PORTS_PER_MEMBER; p++) {
+                if (!endpoints.add(host + ":" + (basePort + p))) {
+                    throw yaml.error(m.get("basePort"), "member " + id + "'s ports overlap another member's on " + host
+                        + " (each uses basePort .. basePort+" + (PORTS_PER_MEMBER - 1) + ")");
+                }
+            }
+            members.add(new Member((int) id, host, (int) basePort));
+        }
+        if (members.isEmpty()) {
+            throw yaml.error(top.get("members"), "'members' is empty");
+        }
+        final Path aeronDir = file.toAbsolutePath().getParent().resolve(yaml.optionalString(top, "aeronDir", "/dev/shm/chronex-aeron"));
+        final long termLength = termLength(yaml, top);
+        final long heartbeat = bounded(yaml, top, "leaderHeartbeatTimeoutMs", 2_000, 200, 600_000);
+        final long session = bounded(yaml, top, "sessionTimeoutMs", 10_000, 1_000, 3_600_000);
+        return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session);
+    }
+
+    private static long termLength(final ConfigYaml yaml, final Map<String, Node> top) throws ConfigException {
+        if (!top.containsKey("termLength")) {
+            return 4L << 20;
+        }
+        final long value;
+        try {
+            value = StorageGuard.parseSize(yaml.scalar(top.get("termLength")));
+        } catch (final Args.UsageException e) {
+            throw yaml.error(top.get("termLength"), e.getMessage());
+        }
+        if (value < 64 * 1024 || value > 1L << 30 || Long.bitCount(value) != 1) {
+            throw yaml.error(top.get("termLength"), "termLength must be a power of two from 64KiB to 1GiB, found " + value);
+        }
+        return value;
+    }
+
+    private static long bounded(final ConfigYaml yaml, final Map<String, Node> top, final String key, final long fallback,
+                                final long min, final long max) throws ConfigException {
+        final long value = yaml.optional(top, key, fallback);
+        if (value < min || value > max) {
+            throw yaml.error(top.get(key), key + " must be " + min + ".." + max + ", found " + value);
+        }
+        return value;
+    }
+}
