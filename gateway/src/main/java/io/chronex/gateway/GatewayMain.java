@@ -44,6 +44,10 @@ public final class GatewayMain {
                            order) from the journal and the events the gateway answered, then exit 0. For a table
                            the gateway refused at start as damaged or disagreeing with the journal; the gateway
                            must be stopped
+          --cluster FILE   (the script, bin/gateway) attach this host to the cluster FILE describes: starts
+                           bin/bridge on DIR first unless it runs already; the gateway itself works as ever,
+                           on DIR/commands and DIR/events, which the bridge links to the cluster (docs/cluster.md)
+          --bridge-id N    with --cluster: this host's id in the cluster's eyes (default 1; bin/bridge --help)
           --help           this text
 
         At start the gateway checks its files against each other and against the journal (docs/gateway.md,

@@ -3,12 +3,14 @@ package io.chronex.engine.cluster;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.Publication;
+import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.codecs.CloseReason;
 import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
 import io.chronex.api.Command;
+import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
 import io.chronex.engine.MatchingEngine;
@@ -24,6 +26,7 @@ import net.openhft.chronicle.bytes.Bytes;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.function.Consumer;
 
@@ -154,6 +157,26 @@ public final class EngineClusteredService implements ClusteredService {
         journal.appendResult(header, result);
         applied++;
         answer(session, source, sequence, header, result);
+        if (result.commandType == CommandType.SNAPSHOT && !result.isRejected()) {
+            requestSnapshot();
+        }
+    }
+
+    /**
+     * bin/admin snapshot in cluster mode: the leader asks its consensus module for a cluster snapshot (Aeron's control
+     * toggle, as ClusterTool's snapshot does), which every member then takes at the same log position. Not on replay.
+     */
+    private void requestSnapshot() {
+        if (cluster.role() != Cluster.Role.LEADER) {
+            return;
+        }
+        final AtomicCounter toggle = ClusterControl.findControlToggle(cluster.aeron().countersReader(), cluster.context().clusterId());
+        if (toggle == null || !ClusterControl.ToggleState.SNAPSHOT.toggle(toggle)) {
+            log.accept("a SNAPSHOT command was applied but the consensus module is busy (toggle " + (toggle == null ? "not found"
+                : ClusterControl.ToggleState.get(toggle)) + "); no cluster snapshot this time");
+            return;
+        }
+        log.accept("a SNAPSHOT command was applied: cluster snapshot requested");
     }
 
     /** A bridge (re)connected: resends the results of its commands it does not have, then says where it stands. */

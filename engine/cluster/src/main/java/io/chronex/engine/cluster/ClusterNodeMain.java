@@ -1,0 +1,119 @@
+package io.chronex.engine.cluster;
+
+import io.chronex.api.EngineConfig;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.IdleStrategies;
+import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.StopSignal;
+import io.chronex.runtime.Tool;
+
+import java.nio.file.Path;
+
+/** bin/cluster-node: one member of the cluster, the engine as an Aeron Cluster service, until SIGTERM. */
+public final class ClusterNodeMain {
+    static final String USAGE = """
+        Usage: bin/cluster-node --id N --cluster FILE --config FILE [--data-dir DIR] [--checkpoint-every N]
+                                [--idle backoff|yield|busy]
+
+        Runs member N of the cluster that FILE describes: Aeron's media driver, archive and consensus module,
+        and the engine as the clustered service. The members elect a leader (Raft); the leader's log orders
+        every gateway host's commands, and every member applies them to the same engine and appends each
+        command and its result to its own DIR/commands and DIR/events, in log order, exactly once, so
+        bin/monitor, bin/audit, bin/journal-summary and bin/latency-report work on any member's directory.
+
+          --id N             this member's id in FILE (0, 1, 2 in the shipped file)
+          --cluster FILE     the members, their hosts and ports, timeouts (config/cluster.yaml ships three)
+          --data-dir DIR     this member's data directory (default data/node-N); Aeron's archive (the log,
+                             snapshots) and consensus files go to DIR/cluster
+          --config FILE      the exchange: symbols, accounts, risk (config/engine.yaml); every member
+                             must be given the same file
+          --checkpoint-every N  the result of every N-th command also carries the engine's state hash, as
+                             bin/engine writes it (default 1000000; 0 = none); the same on every member
+          --idle MODE        backoff (default), yield or busy: how Aeron's and the service's threads wait
+          --help             this text
+
+        A member started alone waits for the others; a restarted one replays the log and catches up with the
+        leader by itself. SIGTERM (or Ctrl-C) leaves the cluster and exits 0. Logs go to standard output and
+        DIR/engine.log; the pid is in DIR/engine.pid (a member is its directory's engine: bin/engine refuses
+        to run beside it).
+        """;
+
+    private ClusterNodeMain() {
+    }
+
+    public static void main(final String[] argv) {
+        Tool.run("cluster-node", USAGE, () -> run(argv));
+    }
+
+    /** How long a start waits for the mark files of a member killed a moment ago to go stale (Aeron: 10 s). */
+    private static final long MARK_FILE_WAIT_MS = 30_000;
+
+    /**
+     * Starts the member; while Aeron still takes the mark files of a killed predecessor for a live process (their
+     * heartbeat is at most 10 s old), waits and tries again, so that a script may restart a member right after kill -9.
+     */
+    private static ClusterNode startWhenFilesAreFree(final ClusterConfig cluster, final int id, final DataDirectory data,
+                                                     final EngineConfig config, final long checkpointEvery, final String idleName,
+                                                     final RunFiles run) throws InterruptedException {
+        final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
+        boolean said = false;
+        while (true) {
+            try {
+                return ClusterNode.start(cluster, id, data, config, checkpointEvery, idleName, line -> run.log("%s", line));
+            } catch (final RuntimeException e) {
+                if (!activeMarkFile(e) || System.currentTimeMillis() > deadline) {
+                    throw e;
+                }
+                if (!said) {
+                    run.log("cluster-node %d: the cluster files in %s still look in use (a member killed less than 10 s ago?);"
+                        + " waiting for them to go stale", id, ClusterNode.clusterDir(data.root()));
+                    said = true;
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    private static boolean activeMarkFile(final Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("active Mark file")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int run(final String[] argv) throws Exception {
+        final Args args = Args.parse(argv, "--id", "--cluster", "--data-dir", "--config", "--checkpoint-every", "--idle");
+        args.required("--id", "--id 0");
+        final int id = args.intNumber("--id", 0, 0, 127);
+        final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
+        final long checkpointEvery = args.number("--checkpoint-every", 1_000_000, 0, Long.MAX_VALUE);
+        final ClusterConfig cluster = ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
+        cluster.member(id);
+        final EngineConfig config = EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
+        final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data", "node-" + id)));
+        final RunFiles run;
+        try {
+            run = RunFiles.start(data.root(), "engine");
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        final StopSignal stop = StopSignal.register();
+        try {
+            run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms", id, data.root(), cluster.ids(),
+                cluster.leaderHeartbeatTimeoutMs());
+            try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run)) {
+                run.log("cluster-node %d running (cluster files in %s)", id, node.clusterDirectory());
+                stop.await();
+                run.log("cluster-node %d stopping: %d commands applied by this run", id, node.service().applied());
+            }
+            return 0;
+        } finally {
+            run.stop();
+        }
+    }
+}
