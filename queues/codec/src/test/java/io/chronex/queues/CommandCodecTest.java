@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -105,6 +106,42 @@ class CommandCodecTest {
     }
 
     @Test
+    void aClusterNodesExcerptCarriesItsOriginAndReadsAsTheCommandItWas() {
+        final SplittableRandom random = new SplittableRandom(9);
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        final CommandText written = new CommandText();
+        final CommandText read = new CommandText();
+        final Command readCommand = new Command();
+        final CommandOrigin origin = new CommandOrigin();
+        for (int i = 0; i < 20_000; i++) {
+            randomCommand(random, c);
+            randomHops(random, hops);
+            written.set(randomText(random), randomText(random));
+            final CommandOrigin from = new CommandOrigin().set(random.nextInt(), random.nextLong(), random.nextLong());
+            bytes.clear();
+            CommandCodec.write(bytes, c, hops, random.nextBoolean() ? written : null, from);
+            final byte[] excerpt = bytes.toByteArray();
+            assertEquals(CommandCodec.VERSION_WITH_ORIGIN, excerpt[1]);
+            assertTrue(CommandCodec.readOrigin(bytes, 0, excerpt.length, origin));
+            assertEquals(from.source + "/" + from.sequence + "/" + from.logPosition, origin.source + "/" + origin.sequence + "/"
+                + origin.logPosition);
+            final Hops readHops = new Hops();
+            assertEquals(DecodeStatus.OK, CommandCodec.read(bytes, readCommand.clear(), readHops, read.set("stale", "stale")));
+            assertEquals(0, bytes.readRemaining(), "the reader consumes the whole excerpt, origin included");
+            assertEquals(c.toString(), readCommand.toString());
+            assertEquals(hops.sessionId, readHops.sessionId);
+            for (int length = 0; i < 200 && length < excerpt.length; length++) {
+                assertEquals(DecodeStatus.TRUNCATED, decode(java.util.Arrays.copyOf(excerpt, length)), "length " + length);
+                assertFalse(CommandCodec.readOrigin(Bytes.wrapForRead(excerpt), 0, length, origin), "length " + length);
+            }
+        }
+        bytes.clear();
+        CommandCodec.write(bytes, c, hops, written);
+        assertFalse(CommandCodec.readOrigin(bytes, 0, bytes.readRemaining(), origin), "a gateway's excerpt has no origin");
+    }
+
+    @Test
     void everyFieldRoundTrips() {
         final SplittableRandom random = new SplittableRandom(1);
         final Command written = new Command();
@@ -141,9 +178,9 @@ class CommandCodecTest {
         final byte[] foreign = whole.clone();
         foreign[0] = 'X';
         assertEquals(DecodeStatus.UNKNOWN_MESSAGE_TYPE, decode(foreign));
-        // Deliberately changed with the texts (2026-11): version 2 is now read, 3 is the future.
+        // Deliberately changed with the texts (2026-11): version 2 is now read; then with the cluster's origin, 3 too; 4 is the future.
         final byte[] future = whole.clone();
-        future[1] = 3;
+        future[1] = 4;
         assertEquals(DecodeStatus.UNSUPPORTED_VERSION, decode(future));
         final byte[] badSide = whole.clone();
         badSide[3] = 9;
