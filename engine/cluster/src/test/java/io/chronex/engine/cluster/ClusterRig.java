@@ -122,8 +122,8 @@ final class ClusterRig implements AutoCloseable {
     }
 
     /**
-     * The member that leads now: the one running member whose log's last role line says LEADER (each member logs its
-     * role at every change), waited for while an election runs.
+     * The member that leads now: the one running member whose last role line since its start says LEADER (each member
+     * logs its role at every change), waited for while an election runs.
      */
     int leader() throws Exception {
         final int[] leader = {-1};
@@ -154,8 +154,9 @@ final class ClusterRig implements AutoCloseable {
     }
 
     private String lastRole(final int id) throws IOException {
-        final Path log = memberDirs[id].resolve("engine.log");
-        if (!Files.exists(log)) {
+        // What this run said (DIR/engine.log also holds earlier runs, whose last role may be LEADER).
+        final Path log = memberOutputs[id];
+        if (log == null || !Files.exists(log)) {
             return null;
         }
         String role = null;
