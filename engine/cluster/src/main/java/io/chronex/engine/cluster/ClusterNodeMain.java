@@ -79,7 +79,8 @@ public final class ClusterNodeMain {
 
     private static boolean activeMarkFile(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("active Mark file")) {
+            // Agrona's MarkFile says "active mark file detected: FILE" (archive, consensus module and service container alike).
+            if (t.getMessage() != null && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("active mark file")) {
                 return true;
             }
         }
