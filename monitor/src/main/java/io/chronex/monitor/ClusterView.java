@@ -13,6 +13,9 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -51,13 +54,14 @@ public final class ClusterView {
     }
 
     /**
-     * One member: {@code detail} says why it is down or absent (empty when up); {@code role}, {@code moduleState} and
-     * {@code electionState} are null and the numbers {@link #NONE} when the counter is not there (a member starting, or
-     * down: a dead driver's counters are not read).
+     * One member: {@code local} when its host names this machine (a loopback or one of its interfaces' addresses), so
+     * that its absence means it is not running rather than that it runs elsewhere; {@code detail} says why it is down or
+     * absent (empty when up); {@code role}, {@code moduleState} and {@code electionState} are null and the numbers
+     * {@link #NONE} when the counter is not there (a member starting, or down: a dead driver's counters are not read).
      */
-    public record Member(int id, String host, Path aeronDir, Liveness liveness, String detail, long pid, long heartbeatAgeMs,
-                         Cluster.Role role, ConsensusModule.State moduleState, ElectionState electionState, long leadershipTermId,
-                         long commitPosition, long electionCount, long snapshotCount) {
+    public record Member(int id, String host, boolean local, Path aeronDir, Liveness liveness, String detail, long pid,
+                         long heartbeatAgeMs, Cluster.Role role, ConsensusModule.State moduleState, ElectionState electionState,
+                         long leadershipTermId, long commitPosition, long electionCount, long snapshotCount) {
         public boolean up() {
             return liveness == Liveness.UP;
         }
@@ -108,7 +112,10 @@ public final class ClusterView {
             return leader.commitPosition() - member.commitPosition();
         }
 
-        /** Alerts in the monitor's words: no leader, members down (absent members count as down when none is up). */
+        /**
+         * Alerts in the monitor's words: no leader; a member down (its driver's files left by a dead or stale driver); a
+         * member whose host is this one not running. A member of another host with no files here is not an alert.
+         */
         public List<String> alerts() {
             final List<String> alerts = new ArrayList<>();
             if (leader() == null) {
@@ -117,6 +124,8 @@ public final class ClusterView {
             for (final Member m : members) {
                 if (m.liveness() == Liveness.DOWN) {
                     alerts.add("CLUSTER MEMBER " + m.id() + " DOWN (" + m.detail() + ")");
+                } else if (m.liveness() == Liveness.ABSENT && m.local()) {
+                    alerts.add("CLUSTER MEMBER " + m.id() + " NOT RUNNING (its host " + m.host() + " is this one)");
                 }
             }
             return alerts;
@@ -150,9 +159,29 @@ public final class ClusterView {
     }
 
     private final ClusterConfig config;
+    /** Whether each member's host is this machine, looked up once (a name lookup may be slow). */
+    private final boolean[] local;
 
     public ClusterView(final ClusterConfig config) {
         this.config = config;
+        this.local = new boolean[config.members().size()];
+        for (int i = 0; i < local.length; i++) {
+            local[i] = isThisHost(config.members().get(i).host());
+        }
+    }
+
+    /** A loopback address or one of this machine's interfaces' addresses; false for a name that does not resolve. */
+    static boolean isThisHost(final String host) {
+        try {
+            for (final InetAddress address : InetAddress.getAllByName(host)) {
+                if (address.isLoopbackAddress() || address.isAnyLocalAddress() || NetworkInterface.getByInetAddress(address) != null) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (final IOException e) {
+            return false;
+        }
     }
 
     public ClusterConfig config() {
@@ -163,70 +192,72 @@ public final class ClusterView {
     public Snapshot read() {
         final List<Member> members = new ArrayList<>(config.members().size());
         final long nowMs = System.currentTimeMillis();
-        for (final ClusterConfig.Member m : config.members()) {
-            members.add(read(m.id(), m.host(), config.aeronDirOf("node-" + m.id()), nowMs));
+        for (int i = 0; i < local.length; i++) {
+            final ClusterConfig.Member m = config.members().get(i);
+            members.add(read(m.id(), m.host(), local[i], config.aeronDirOf("node-" + m.id()), nowMs));
         }
         return new Snapshot(config.file(), Instant.ofEpochMilli(nowMs), List.copyOf(members));
     }
 
     /** One member from the cnc.dat in {@code aeronDir}, mapped read-only for the read and unmapped after it. */
-    static Member read(final int id, final String host, final Path aeronDir, final long nowMs) {
+    static Member read(final int id, final String host, final boolean local, final Path aeronDir, final long nowMs) {
         final File cnc = aeronDir.resolve(CncFileDescriptor.CNC_FILE).toFile();
         if (!aeronDir.toFile().isDirectory()) {
-            return absent(id, host, aeronDir, "no " + aeronDir);
+            return absent(id, host, local, aeronDir, "no " + aeronDir);
         }
         if (!cnc.isFile()) {
-            return down(id, host, aeronDir, "no cnc.dat in " + aeronDir + ": its driver is not started", NONE, NONE);
+            return down(id, host, local, aeronDir, "no cnc.dat in " + aeronDir + ": its driver is not started", NONE, NONE);
         }
         if (cnc.length() <= CncFileDescriptor.END_OF_METADATA_OFFSET) {
-            return down(id, host, aeronDir, "cnc.dat is being created", NONE, NONE);
+            return down(id, host, local, aeronDir, "cnc.dat is being created", NONE, NONE);
         }
         final MappedByteBuffer mapped;
         try {
             mapped = IoUtil.mapExistingFile(cnc, FileChannel.MapMode.READ_ONLY, "cnc");
         } catch (final RuntimeException e) {
             // Deleted between the look and the map: the driver closed (it deletes its directory) a moment ago.
-            return cnc.exists() ? down(id, host, aeronDir, "cannot map cnc.dat: " + e.getMessage(), NONE, NONE)
-                : absent(id, host, aeronDir, "no " + cnc);
+            return cnc.exists() ? down(id, host, local, aeronDir, "cannot map cnc.dat: " + e.getMessage(), NONE, NONE)
+                : absent(id, host, local, aeronDir, "no " + cnc);
         }
         try {
-            return read(id, host, aeronDir, mapped, nowMs);
+            return read(id, host, local, aeronDir, mapped, nowMs);
         } finally {
             IoUtil.unmap(mapped);
         }
     }
 
-    private static Member read(final int id, final String host, final Path aeronDir, final MappedByteBuffer cnc, final long nowMs) {
+    private static Member read(final int id, final String host, final boolean local, final Path aeronDir, final MappedByteBuffer cnc,
+                               final long nowMs) {
         final UnsafeBuffer meta = CncFileDescriptor.createMetaDataBuffer(cnc);
         final int version = meta.getIntVolatile(CncFileDescriptor.cncVersionOffset(0));
         if (version == 0) {
-            return down(id, host, aeronDir, "its driver is starting (cnc.dat not ready)", NONE, NONE);
+            return down(id, host, local, aeronDir, "its driver is starting (cnc.dat not ready)", NONE, NONE);
         }
         if (SemanticVersion.major(version) != SemanticVersion.major(CncFileDescriptor.CNC_VERSION)) {
-            return down(id, host, aeronDir, "cnc.dat version " + SemanticVersion.toString(version) + ", this reader knows "
+            return down(id, host, local, aeronDir, "cnc.dat version " + SemanticVersion.toString(version) + ", this reader knows "
                 + SemanticVersion.toString(CncFileDescriptor.CNC_VERSION), NONE, NONE);
         }
         if (!CncFileDescriptor.isCncFileLengthSufficient(meta, cnc.capacity())) {
-            return down(id, host, aeronDir, "cnc.dat is shorter than its header says", NONE, NONE);
+            return down(id, host, local, aeronDir, "cnc.dat is shorter than its header says", NONE, NONE);
         }
         final long pid = CncFileDescriptor.pid(meta);
         final long heartbeatMs = new ManyToOneRingBuffer(CncFileDescriptor.createToDriverBuffer(cnc, meta)).consumerHeartbeatTime();
         final long ageMs = heartbeatMs <= 0 ? NONE : Math.max(0, nowMs - heartbeatMs);
         if (pid > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
-            return down(id, host, aeronDir, "driver pid " + pid + " is not running", pid, ageMs);
+            return down(id, host, local, aeronDir, "driver pid " + pid + " is not running", pid, ageMs);
         }
         if (heartbeatMs <= 0) {
-            return down(id, host, aeronDir, "its driver has closed", pid, ageMs);
+            return down(id, host, local, aeronDir, "its driver has closed", pid, ageMs);
         }
         if (ageMs > DRIVER_TIMEOUT_MS) {
-            return down(id, host, aeronDir, "driver heartbeat " + ageMs + " ms old", pid, ageMs);
+            return down(id, host, local, aeronDir, "driver heartbeat " + ageMs + " ms old", pid, ageMs);
         }
         final CountersReader counters = new CountersReader(CncFileDescriptor.createCountersMetaDataBuffer(cnc, meta),
             CncFileDescriptor.createCountersValuesBuffer(cnc, meta), StandardCharsets.US_ASCII);
         final long role = value(counters, AeronCounters.CLUSTER_NODE_ROLE_TYPE_ID);
         final long state = value(counters, AeronCounters.CLUSTER_CONSENSUS_MODULE_STATE_TYPE_ID);
         final long election = value(counters, AeronCounters.CLUSTER_ELECTION_STATE_TYPE_ID);
-        return new Member(id, host, aeronDir, Liveness.UP, "", pid, ageMs, role(role), moduleState(state), electionState(election),
+        return new Member(id, host, local, aeronDir, Liveness.UP, "", pid, ageMs, role(role), moduleState(state), electionState(election),
             value(counters, AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID),
             value(counters, AeronCounters.CLUSTER_COMMIT_POSITION_TYPE_ID),
             value(counters, AeronCounters.CLUSTER_ELECTION_COUNT_TYPE_ID),
@@ -277,12 +308,12 @@ public final class ClusterView {
         return null;
     }
 
-    private static Member absent(final int id, final String host, final Path aeronDir, final String detail) {
-        return new Member(id, host, aeronDir, Liveness.ABSENT, detail, NONE, NONE, null, null, null, NONE, NONE, NONE, NONE);
+    private static Member absent(final int id, final String host, final boolean local, final Path aeronDir, final String detail) {
+        return new Member(id, host, local, aeronDir, Liveness.ABSENT, detail, NONE, NONE, null, null, null, NONE, NONE, NONE, NONE);
     }
 
-    private static Member down(final int id, final String host, final Path aeronDir, final String detail, final long pid,
-                               final long ageMs) {
-        return new Member(id, host, aeronDir, Liveness.DOWN, detail, pid, ageMs, null, null, null, NONE, NONE, NONE, NONE);
+    private static Member down(final int id, final String host, final boolean local, final Path aeronDir, final String detail,
+                               final long pid, final long ageMs) {
+        return new Member(id, host, local, aeronDir, Liveness.DOWN, detail, pid, ageMs, null, null, null, NONE, NONE, NONE, NONE);
     }
 }

@@ -99,6 +99,15 @@ class ClusterViewTest {
             assertEquals(2, two.up());
             assertNotEquals(leader.id(), two.leader().id());
             assertTrue(two.members().get(leader.id()).describe().startsWith("not running"), two.members().get(leader.id()).describe());
+            assertEquals(List.of("CLUSTER MEMBER " + leader.id() + " NOT RUNNING (its host localhost is this one)"), two.alerts());
+            final ByteArrayOutputStream monitorOut = new ByteArrayOutputStream();
+            final int monitorCode = Monitor.run(new String[] {"--data-dir", tmp.resolve("node-" + two.leader().id()).toString(), "--once",
+                "--cluster", cluster.file().toString()}, new PrintStream(monitorOut, true, StandardCharsets.UTF_8));
+            final String block = monitorOut.toString(StandardCharsets.UTF_8);
+            System.out.print(block);
+            assertEquals(0, monitorCode, block);
+            assertTrue(block.contains("alerts   CLUSTER MEMBER " + leader.id() + " NOT RUNNING (its host localhost is this one)\n"), block);
+            assertTrue(block.contains("cluster  leader " + two.leader().id() + " in term "), block);
             assertEquals(0, status(cluster), "a new leader: exit 0");
             assertTrue(lastOutput.contains("RESULT leader=" + two.leader().id() + " members=2 term=" + two.leader().leadershipTermId()),
                 lastOutput);
