@@ -7,6 +7,7 @@ import org.HdrHistogram.Histogram;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * The {@code /metrics} face of the monitor: Prometheus' text exposition format (version 0.0.4).
@@ -65,10 +66,58 @@ public final class MetricsText {
         }
         help(out, "chronex_queue_damaged", "gauge", "stretches of the queues that cannot be read although the queue goes on");
         sample(out, "chronex_queue_damaged", "", view.damage().size());
+        cluster(out, view.cluster());
         results(out, model, view);
         latency(out, model);
         books(out, model, view);
         return out.toString();
+    }
+
+    /**
+     * With --cluster: whether a member leads, and per member (label {@code member}, its id) up, role (0 follower,
+     * 1 candidate, 2 leader: Aeron's codes), leadership term, commit position, lag behind the leader, elections and
+     * snapshots; a figure not known (a member down, a counter missing) is left out rather than given a false value.
+     */
+    private static void cluster(final StringBuilder out, final ClusterView.Snapshot cluster) {
+        if (cluster == null) {
+            return;
+        }
+        help(out, "chronex_cluster_has_leader", "gauge", "1 when a member up on this host leads the cluster, 0 when none does");
+        sample(out, "chronex_cluster_has_leader", "", cluster.leader() == null ? 0 : 1);
+        help(out, "chronex_cluster_member_up", "gauge", "1 when the member's media driver lives on this host and its heartbeat is fresh");
+        for (final ClusterView.Member m : cluster.members()) {
+            sample(out, "chronex_cluster_member_up", member(m), m.up() ? 1 : 0);
+        }
+        help(out, "chronex_cluster_member_role", "gauge", "the member's role: 0 follower, 1 candidate, 2 leader");
+        for (final ClusterView.Member m : cluster.members()) {
+            if (m.up() && m.role() != null) {
+                sample(out, "chronex_cluster_member_role", member(m), m.role().code());
+            }
+        }
+        clusterGauge(out, cluster, "chronex_cluster_leadership_term", "the member's leadership term id",
+            ClusterView.Member::leadershipTermId);
+        clusterGauge(out, cluster, "chronex_cluster_commit_position", "the member's commit position in the log, in bytes",
+            ClusterView.Member::commitPosition);
+        clusterGauge(out, cluster, "chronex_cluster_lag_bytes", "the leader's commit position less the member's", cluster::lag);
+        clusterGauge(out, cluster, "chronex_cluster_elections", "elections the member has taken part in since it started",
+            ClusterView.Member::electionCount);
+        clusterGauge(out, cluster, "chronex_cluster_snapshots", "cluster snapshots the member has taken since it started",
+            ClusterView.Member::snapshotCount);
+    }
+
+    private static void clusterGauge(final StringBuilder out, final ClusterView.Snapshot cluster, final String name, final String help,
+                                     final ToLongFunction<ClusterView.Member> figure) {
+        help(out, name, "gauge", help);
+        for (final ClusterView.Member m : cluster.members()) {
+            final long value = figure.applyAsLong(m);
+            if (m.up() && value != ClusterView.NONE) {
+                sample(out, name, member(m), value);
+            }
+        }
+    }
+
+    private static String member(final ClusterView.Member m) {
+        return "member=\"" + m.id() + "\"";
     }
 
     private static void results(final StringBuilder out, final MonitorModel model, final StatusBlock.View view) {

@@ -11,6 +11,7 @@ import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.OutputFile;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.ReturnHops;
+import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
@@ -47,7 +48,7 @@ import java.util.stream.Stream;
 public final class Monitor implements AutoCloseable {
     static final String USAGE = """
         Usage: bin/monitor --data-dir DIR [--http HOST:PORT] [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
-                           [--alert-p99-ms 50] [--hlog FILE] [--storage-reserve SIZE]
+                           [--alert-p99-ms 50] [--hlog FILE] [--storage-reserve SIZE] [--cluster FILE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
         there) and prints a status block: per-hop latency percentiles (last interval, last minute, since
@@ -72,6 +73,9 @@ public final class Monitor implements AutoCloseable {
           --storage-reserve SIZE the free space the engine and gateways keep (their --storage-reserve; default 256MiB):
                                 alert below it (gateways refuse new orders there) or when the current rate reaches it
                                 within 10 minutes
+          --cluster FILE        also show the cluster FILE describes (config/cluster.yaml), as bin/cluster-status does: each
+                                member's role, term, commit position, election state and lag behind the leader, read-only from
+                                its media driver on this host; alert when no member leads or a member is down
         """;
     /**
      * Default of --alert-p99-ms: well above what any hop shows in steady state on our 2-core machines (interval p99s of
@@ -115,6 +119,8 @@ public final class Monitor implements AutoCloseable {
     private HopLog hopLog;
     private WebServer web;
     private final History history = new History();
+    /** The cluster's members' counters (--cluster), read with each view; null on a single host. */
+    private ClusterView cluster;
 
     public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
         this(data, symbols, alertBacklogNanos, 0, 1_000_000_000L);
@@ -143,7 +149,7 @@ public final class Monitor implements AutoCloseable {
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms",
-                "--alert-p99-ms", "--hlog", "--storage-reserve"),
+                "--alert-p99-ms", "--hlog", "--storage-reserve", "--cluster"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
@@ -155,6 +161,8 @@ public final class Monitor implements AutoCloseable {
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
         final Path hlog = OutputFile.option(args, "--hlog");
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
+        final ClusterView clusterView = args.string("--cluster", null) == null ? null
+            : new ClusterView(ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml")));
         final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
         if (http != null && args.flag("--once")) {
             throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
@@ -165,6 +173,7 @@ public final class Monitor implements AutoCloseable {
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),
                  intervalNanos)) {
             monitor.hopLog = log;
+            monitor.cluster = clusterView;
             monitor.storageReserve(reserve);
             if (args.flag("--once")) {
                 monitor.lookForSnapshot();
@@ -389,7 +398,8 @@ public final class Monitor implements AutoCloseable {
         return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable(),
-            alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage());
+            alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage(),
+            cluster == null ? null : cluster.read());
     }
 
     /**

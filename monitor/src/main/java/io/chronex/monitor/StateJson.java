@@ -55,6 +55,7 @@ public final class StateJson {
             }
             g.writeEndArray();
             processes(g, model, view);
+            cluster(g, view.cluster());
             flow(g, model, view);
             results(g, model, view);
             operator(g, model, view);
@@ -105,6 +106,43 @@ public final class StateJson {
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /**
+     * With --cluster: {@code cluster} with the summary line, the leader's id (-1: none), term and commit position, and each
+     * member's liveness, role, states, term, commit position, lag behind the leader, elections and snapshots (-1: not known).
+     */
+    private static void cluster(final JsonGenerator g, final ClusterView.Snapshot cluster) throws IOException {
+        if (cluster == null) {
+            return;
+        }
+        final ClusterView.Member leader = cluster.leader();
+        g.writeObjectFieldStart("cluster");
+        g.writeStringField("config", cluster.config().toString());
+        g.writeStringField("summary", StatusBlock.clusterSummary(cluster));
+        g.writeNumberField("leader", leader == null ? -1 : leader.id());
+        g.writeNumberField("term", leader == null ? -1 : leader.leadershipTermId());
+        g.writeNumberField("commitPosition", leader == null ? -1 : leader.commitPosition());
+        g.writeNumberField("up", cluster.up());
+        g.writeArrayFieldStart("members");
+        for (final ClusterView.Member m : cluster.members()) {
+            g.writeStartObject();
+            g.writeNumberField("id", m.id());
+            g.writeStringField("host", m.host());
+            g.writeStringField("liveness", m.liveness().name());
+            g.writeStringField("status", m.describe());
+            g.writeStringField("role", m.up() ? m.roleName() : "-");
+            g.writeStringField("moduleState", m.up() ? ClusterView.name(m.moduleState()) : "-");
+            g.writeStringField("electionState", m.up() ? ClusterView.name(m.electionState()) : "-");
+            g.writeNumberField("term", m.leadershipTermId());
+            g.writeNumberField("commitPosition", m.commitPosition());
+            g.writeNumberField("lag", cluster.lag(m));
+            g.writeNumberField("elections", m.electionCount());
+            g.writeNumberField("snapshots", m.snapshotCount());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
     /** A gateway's FIX sessions as it publishes them (gateways/N/sessions); the reason when the file cannot be read. */

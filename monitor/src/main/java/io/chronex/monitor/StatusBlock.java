@@ -37,11 +37,22 @@ public final class StatusBlock {
     /**
      * Everything the block shows besides the model. {@code intervalSeconds} is 0 for a single read
      * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then);
-     * {@code alertP99Nanos} 0 turns the hop p99 alert off; {@code snapshotCheck} is null until a snapshot was checked.
+     * {@code alertP99Nanos} 0 turns the hop p99 alert off; {@code snapshotCheck} is null until a snapshot was checked;
+     * {@code cluster} is null unless the monitor was given --cluster.
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
                        ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
-                       long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck, Storage.Reading storage, List<QueueGap> damage) {
+                       long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck, Storage.Reading storage, List<QueueGap> damage,
+                       ClusterView.Snapshot cluster) {
+        /** Without a cluster (single host). */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents, final long alertP99Nanos,
+                    final SnapshotCheck.Outcome snapshotCheck, final Storage.Reading storage, final List<QueueGap> damage) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents,
+                alertP99Nanos, snapshotCheck, storage, damage, null);
+        }
+
         /** Without the filesystem's reading or damage found in the queues. */
         public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
                     final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
@@ -123,6 +134,9 @@ public final class StatusBlock {
                 alerts.add("GATEWAY " + g.id() + " GONE (pid " + g.status().pid() + ")");
             }
         }
+        if (view.cluster() != null) {
+            alerts.addAll(view.cluster().alerts());
+        }
         if (view.snapshotCheck() != null && !view.snapshotCheck().equal()) {
             alerts.add("BOOKS DIFFER FROM THE ENGINE'S SNAPSHOT after journal index " + hex(view.snapshotCheck().journalIndex()));
         }
@@ -172,6 +186,7 @@ public final class StatusBlock {
         if (view.storage() != null) {
             line(out, "storage  %s", view.storage().describe());
         }
+        cluster(out, view.cluster());
         for (final GatewayView g : view.gateways()) {
             final FailedEventsFile.Snapshot failed = g.failed();
             line(out, "gateway %d  %s, %d commands appended%s, failed events %s, %s", g.id(), g.status().describe(),
@@ -180,6 +195,26 @@ public final class StatusBlock {
                 failedEvents(failed), sessionsSummary(g));
             sessions(out, g, view.intervalSeconds() > 0);
         }
+    }
+
+    /** With --cluster: who leads, in which term, at which commit position, then one line per member (bin/cluster-status's). */
+    private static void cluster(final StringBuilder out, final ClusterView.Snapshot cluster) {
+        if (cluster == null) {
+            return;
+        }
+        line(out, "cluster  %s", clusterSummary(cluster));
+        for (final ClusterView.Member m : cluster.members()) {
+            line(out, "  %s", ClusterView.line(cluster, m));
+        }
+    }
+
+    /** "leader 1 in term 3, commit position 1234, 3/3 members up" or "NO LEADER, 1/3 members up": the block's and page's words. */
+    static String clusterSummary(final ClusterView.Snapshot cluster) {
+        final ClusterView.Member leader = cluster.leader();
+        final String members = cluster.up() + "/" + cluster.members().size() + " members up on this host";
+        return leader == null ? "NO LEADER, " + members
+            : "leader " + leader.id() + " in term " + leader.leadershipTermId() + ", commit position " + leader.commitPosition() + ", "
+            + members;
     }
 
     /** "sessions 1/2 logged on", or why there is nothing to say. */

@@ -136,7 +136,7 @@ class MonitorFacesTest {
 
     /** A label: name="value", the value's backslash, double quote and line feed escaped. */
     private static final String LABEL = "[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\[\\\\\"n])*\"";
-    private static final Pattern SAMPLE = Pattern.compile(
+    static final Pattern SAMPLE = Pattern.compile(
         "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{" + LABEL + "(?:," + LABEL + ")*\\})? (NaN|[-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)");
 
     @Test

@@ -131,6 +131,7 @@ function renderTables(s) {
     processes.push(["storage", s.storage.usableBytes < s.storage.reserveBytes ? "LOW" : "ok", s.storage.status, "", ""]);
   }
   table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
+  renderCluster(s.cluster);
   const sessions = [];
   s.gateways.forEach(g => (g.sessions.list || []).filter(x => x.loggedOn).forEach(x => sessions.push(["gateway " + g.id, x.name,
     fmt(x.messagesIn), fmt(x.messagesOut), String(x.lastInboundSeqNum), String(x.lastOutboundSeqNum),
@@ -144,6 +145,20 @@ function renderTables(s) {
   table("tradeTable", ["symbol", "trades", "volume (lots)", "notional", "last trade"],
     s.trades.length ? s.trades.map(t => [t.symbol, fmt(t.trades), fmt(t.volume), t.notional,
       t.lastTrades.length ? t.lastTrades[0].quantity + "@" + t.lastTrades[0].price : "–"]) : [["none yet", "", "", "", ""]]);
+}
+
+// With bin/monitor --cluster: one row per member, as bin/cluster-status prints them; hidden on a single host.
+function renderCluster(c) {
+  el("clusterBox").hidden = !c;
+  if (!c) return;
+  text("clusterSummary", "(" + c.summary + ")");
+  const num = n => (n < 0 ? "–" : fmt(n)); // -1: not known (a member down, a counter missing)
+  table("clusterTable", ["member", "host", "status", "role", "consensus module", "election", "term", "commit position",
+    "lag behind leader", "elections", "snapshots"],
+    c.members.map(m => [String(m.id), m.host, m.status, m.role, m.moduleState, m.electionState, num(m.term),
+      num(m.commitPosition), num(m.lag), num(m.elections), num(m.snapshots)]),
+    r => ["", "", r[2] === "up" ? "state-ALIVE" : "state-GONE"]);
+  el("clusterSummary").className = c.leader < 0 ? "state-GONE" : "muted";
 }
 
 function renderBooks(s) {
