@@ -3,6 +3,7 @@ package io.chronex.bridge;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.driver.MediaDriver;
+import io.aeron.driver.exceptions.ActiveDriverException;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.Header;
 import io.chronex.api.Command;
@@ -27,6 +28,7 @@ import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.Agent;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +43,7 @@ public final class BridgeAgent implements Agent, EgressListener {
     private static final long HELLO_RETRY_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int FORWARD_BATCH = 64;
+    private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private enum State { DISCONNECTED, WAITING_WELCOME, FORWARDING }
@@ -102,15 +105,35 @@ public final class BridgeAgent implements Agent, EgressListener {
 
     @Override
     public void onStart() {
-        driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
+        final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(cluster.aeronDirOf("bridge-" + source).toString())
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(IdleStrategies.byName(idleName))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(cluster.termLength())
             .ipcTermBufferLength(cluster.termLength())
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
+            // Not dirDeleteOnStart: that skips Aeron's check for a live driver, so a second process given the same
+            // directory would wipe a running one's. Without it a stale directory (a killed process's) is replaced anyway.
+            .dirDeleteOnStart(false)
+            .dirDeleteOnShutdown(true);
+        final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
+        boolean said = false;
+        while (driver == null) {
+            try {
+                driver = MediaDriver.launchEmbedded(context.clone());
+            } catch (final ActiveDriverException e) {
+                // A bridge killed a moment ago leaves a driver heartbeat Aeron trusts for 10 s: wait it out, as a restart must.
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                if (!said) {
+                    log.accept("bridge " + source + ": the media driver directory " + context.aeronDirectoryName()
+                        + " still looks in use (a bridge killed less than 10 s ago?); waiting");
+                    said = true;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+            }
+        }
         log.accept("bridge " + source + ": the host's events answer its journal through " + Long.toHexString(answeredThrough)
             + "; connecting to " + cluster.ingressEndpoints());
     }

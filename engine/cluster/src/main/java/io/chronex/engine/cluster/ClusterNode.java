@@ -63,7 +63,9 @@ public final class ClusterNode implements AutoCloseable {
             .termBufferSparseFile(true)
             .publicationTermBufferLength(cluster.termLength())
             .ipcTermBufferLength(cluster.termLength())
-            .dirDeleteOnStart(true)
+            // Not dirDeleteOnStart: that skips Aeron's check for a live driver, so a second process given the same
+            // directory would wipe a running one's. Without it a stale directory (a killed process's) is replaced anyway.
+            .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true)
             .errorHandler(errors);
         final String localControl = "aeron:ipc?term-length=64k";

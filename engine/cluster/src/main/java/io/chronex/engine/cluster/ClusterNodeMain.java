@@ -1,5 +1,6 @@
 package io.chronex.engine.cluster;
 
+import io.aeron.driver.exceptions.ActiveDriverException;
 import io.chronex.api.EngineConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
@@ -79,8 +80,10 @@ public final class ClusterNodeMain {
 
     private static boolean activeMarkFile(final Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            // Agrona's MarkFile says "active mark file detected: FILE" (archive, consensus module and service container alike).
-            if (t.getMessage() != null && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("active mark file")) {
+            // Agrona's MarkFile says "active mark file detected: FILE" (archive, consensus module and service container alike);
+            // the media driver throws ActiveDriverException while its predecessor's heartbeat is fresh.
+            final String message = t.getMessage() == null ? "" : t.getMessage().toLowerCase(java.util.Locale.ROOT);
+            if (t instanceof ActiveDriverException || message.contains("active mark file")) {
                 return true;
             }
         }

@@ -133,12 +133,19 @@ public final class EngineClusteredService implements ClusteredService {
             in.writeByte(buffer.getByte(offset + i));
         }
         header.hops.clear();
+        lastApplied.put(source, sequence);
         if (CommandCodec.read(in, command, header.hops, text) != DecodeStatus.OK) {
-            // The bridge answers a malformed excerpt itself and never sends one; a message that is one anyway is a bug.
-            log.accept("ignored an undecodable command from gateway host " + source + " at sequence " + Long.toHexString(sequence));
+            // A bridge answers what it cannot decode itself and never sends it; one that does anyway (another version?) still
+            // gets the answer bin/engine gives, and the members' journals, which hold only commands, are left alone.
+            log.accept("an undecodable command from gateway host " + source + " at sequence " + Long.toHexString(sequence)
+                + " is answered as malformed");
+            result.rejectMalformed();
+            header.checkpoint = false;
+            header.stateHash = 0;
+            header.commandIndex = -1;
+            answer(session, source, sequence, header, result);
             return;
         }
-        lastApplied.put(source, sequence);
         final boolean held = journal.holds(logPosition);
         if (held && !journal.unansweredAt(logPosition)) {
             engine.apply(command, result); // replayed after a restart: already in this node's journal with its result
