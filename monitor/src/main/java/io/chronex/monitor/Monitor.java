@@ -397,7 +397,7 @@ public final class Monitor implements AutoCloseable {
     private StatusBlock.View view(final double intervalSeconds) {
         return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
-            ProcessStatus.of(data.root().resolve("engine.pid")), gateways(), symbols, events == null ? 0 : events.unreadable(),
+            ProcessStatus.engineOf(data.root()), gateways(), symbols, events == null ? 0 : events.unreadable(),
             alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage(),
             cluster == null ? null : cluster.read());
     }

@@ -125,9 +125,10 @@ public final class StatusBlock {
                 view.alertBacklogNanos() / 1e9));
         }
         if (view.engine().state() == ProcessStatus.State.GONE) {
-            alerts.add("ENGINE GONE (pid " + view.engine().pid() + ")");
+            alerts.add((view.engine().via() == null ? "ENGINE GONE" : "BRIDGE GONE") + " (pid " + view.engine().pid() + ")");
         } else if (!view.engine().alive() && model.backlog().count() > 0) {
-            alerts.add("ENGINE NOT RUNNING with " + model.backlog().count() + " commands waiting");
+            alerts.add((view.engine().via() == null ? "ENGINE" : "BRIDGE") + " NOT RUNNING with " + model.backlog().count()
+                + " commands waiting");
         }
         for (final GatewayView g : view.gateways()) {
             if (g.status().state() == ProcessStatus.State.GONE) {
