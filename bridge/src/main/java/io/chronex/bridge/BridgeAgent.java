@@ -65,6 +65,9 @@ public final class BridgeAgent implements Agent, EgressListener {
     /** The last journal index whose result the host's events queue holds. */
     private long answeredThrough;
     private long helloSentNanos;
+    /** The last command whose result came from the cluster (the host's last decodable command answered); -1 for none. */
+    private long clusterAnsweredThrough;
+    private boolean saidForeign;
     private long lastKeepAliveNanos;
     private long nextConnectNanos;
     private String lastConnectFailure;
@@ -101,6 +104,7 @@ public final class BridgeAgent implements Agent, EgressListener {
         this.eventAppender = events.createAppender();
         this.forwardTailer = commands.createTailer();
         this.answers = new AnswerCursor(commands, answeredThrough);
+        this.clusterAnsweredThrough = BridgeJournal.lastDecodableAtOrBefore(commands, answeredThrough);
     }
 
     @Override
@@ -242,6 +246,7 @@ public final class BridgeAgent implements Agent, EgressListener {
             }
         }
         answeredThrough = sequence;
+        clusterAnsweredThrough = sequence;
         answered++;
         answers.advance();
         answerMalformed();
@@ -252,6 +257,19 @@ public final class BridgeAgent implements Agent, EgressListener {
             return;
         }
         answerMalformed();
+        if (lastApplied < clusterAnsweredThrough) {
+            // The host holds answers this cluster never gave: another engine's (bin/engine on this directory) or another
+            // cluster's (one whose files were reset). Commands applied on a state that never saw those would be wrong answers.
+            if (!saidForeign) {
+                log.accept("bridge " + source + ": NOT FORWARDING: the cluster has applied this host's commands only through "
+                    + Long.toHexString(lastApplied) + ", but the host's events hold its results through "
+                    + Long.toHexString(clusterAnsweredThrough) + ": they came from another engine or another cluster. Give this"
+                    + " host a fresh data directory (or the cluster its files back); asking again every 2 s");
+                saidForeign = true;
+            }
+            return;
+        }
+        saidForeign = false;
         if (answeredThrough < lastApplied) {
             // The resend did not bring everything the cluster applied: ask once more rather than forward over a hole.
             log.accept("bridge " + source + ": the cluster applied through " + Long.toHexString(lastApplied) + " but results arrived"

@@ -32,6 +32,33 @@ final class BridgeJournal {
         }
     }
 
+    /**
+     * The last command at or before {@code index} that decodes (and so was the cluster's to answer, not the bridge's), -1
+     * when there is none: what the cluster must have applied for the host's events to be its answers.
+     */
+    static long lastDecodableAtOrBefore(final SingleChronicleQueue commands, final long index) {
+        if (index < 0) {
+            return -1;
+        }
+        final io.chronex.api.Command command = new io.chronex.api.Command();
+        final io.chronex.queues.Hops hops = new io.chronex.queues.Hops();
+        try (ExcerptTailer back = commands.createTailer().direction(TailerDirection.BACKWARD)) {
+            if (!back.moveToIndex(index)) {
+                return -1;
+            }
+            while (true) {
+                try (DocumentContext dc = back.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return -1;
+                    }
+                    if (io.chronex.queues.CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
+                        return dc.index();
+                    }
+                }
+            }
+        }
+    }
+
     /** Places a forward tailer just after journal index {@code index} (-1: at the start). */
     static void after(final ExcerptTailer tailer, final long index) {
         tailer.toStart();

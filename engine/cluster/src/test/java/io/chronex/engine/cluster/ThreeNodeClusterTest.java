@@ -94,6 +94,33 @@ class ThreeNodeClusterTest {
         }
     }
 
+    @Test
+    void aHostWhoseEventsAnotherEngineWroteIsNotForwarded() throws Exception {
+        final ClusterConfig cluster = ClusterHarness.config(tmp, 1);
+        final DataDirectory node = DataDirectory.open(tmp.resolve("node-0"));
+        final DataDirectory host = DataDirectory.open(tmp.resolve("host"));
+        final List<Long> journal = append(host, 3, new SplittableRandom(3), 0);
+        // As if bin/engine had answered the first command on this directory before it joined the cluster.
+        try (SingleChronicleQueue events = host.events()) {
+            final EventHeader header = new EventHeader();
+            header.commandIndex = journal.get(0);
+            final MatchingEngine engine = new MatchingEngine(CONFIG);
+            final Result result = new Result();
+            engine.apply(new Command().limit(1, 1, 1, Side.BUY, 100, 1), result);
+            try (DocumentContext dc = events.createAppender().writingDocument()) {
+                EventCodec.write(dc.wire().bytes(), header, result);
+            }
+        }
+        try (ClusterNode member = start(cluster, 0, node); RunningBridge bridge = new RunningBridge(cluster, 1, host)) {
+            Await.until("the bridge refuses to forward", 60, () -> log.stream().anyMatch(line -> line.contains("NOT FORWARDING")));
+            assertEquals(journal.get(0), bridge.answeredThrough(), "nothing more was answered");
+            assertEquals(List.of(), results(node), "nothing reached the member");
+            assertNotNull(member);
+        } finally {
+            log.forEach(System.out::println);
+        }
+    }
+
     private ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data) {
         return ClusterNode.start(cluster, id, data, CONFIG, 0, "backoff", line -> log.add("node " + id + ": " + line));
     }
