@@ -13,19 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -178,7 +172,7 @@ class ClusterViewTest {
         final List<Integer> bases = new ArrayList<>();
         final StringBuilder yaml = new StringBuilder("members:\n");
         for (int id = 0; id < n; id++) {
-            final int base = freeBase(bases);
+            final int base = io.chronex.testing.FreePorts.run(ClusterConfig.PORTS_PER_MEMBER, bases);
             bases.add(base);
             yaml.append("  - {id: ").append(id).append(", host: localhost, basePort: ").append(base).append("}\n");
         }
@@ -187,31 +181,5 @@ class ClusterViewTest {
         final Path file = dir.resolve("cluster.yaml");
         Files.writeString(file, yaml);
         return ClusterConfig.load(file);
-    }
-
-    private static int freeBase(final List<Integer> taken) {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            final int base = 20_000 + ThreadLocalRandom.current().nextInt(20_000);
-            boolean ok = true;
-            for (final int other : taken) {
-                ok &= Math.abs(other - base) >= ClusterConfig.PORTS_PER_MEMBER;
-            }
-            for (int p = 0; ok && p < ClusterConfig.PORTS_PER_MEMBER; p++) {
-                ok = free(base + p);
-            }
-            if (ok) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no five free ports in a row found");
-    }
-
-    private static boolean free(final int port) {
-        try (DatagramSocket udp = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-             ServerSocket tcp = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return udp.isBound() && tcp.isBound();
-        } catch (final IOException e) {
-            return false;
-        }
     }
 }
