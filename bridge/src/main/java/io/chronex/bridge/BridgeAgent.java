@@ -112,7 +112,7 @@ public final class BridgeAgent implements Agent, EgressListener {
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(cluster.aeronDirOf("bridge-" + source).toString())
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.byName(idleName))
+            .sharedIdleStrategy(IdleStrategies.clusterByName(idleName))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(cluster.termLength())
             .ipcTermBufferLength(cluster.termLength())

@@ -56,7 +56,7 @@ public final class BridgeMain {
         }
         try {
             return DutyCycle.run("bridge-" + id, () -> new BridgeAgent(cluster, id, data, egressHost, idleName,
-                line -> run.log("%s", line)), IdleStrategies.byName(idleName), message -> run.log("%s", message));
+                line -> run.log("%s", line)), IdleStrategies.clusterByName(idleName), message -> run.log("%s", message));
         } finally {
             run.stop();
         }

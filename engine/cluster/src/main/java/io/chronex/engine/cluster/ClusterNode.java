@@ -59,7 +59,7 @@ public final class ClusterNode implements AutoCloseable {
         final MediaDriver.Context driverContext = new MediaDriver.Context()
             .aeronDirectoryName(aeronDir)
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.byName(idleName))
+            .sharedIdleStrategy(IdleStrategies.clusterByName(idleName))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(cluster.termLength())
             .ipcTermBufferLength(cluster.termLength())
@@ -78,7 +78,7 @@ public final class ClusterNode implements AutoCloseable {
             .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
             .recordingEventsEnabled(false)
             .threadingMode(ArchiveThreadingMode.SHARED)
-            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
         final AeronArchive.Context archiveClient = new AeronArchive.Context()
             .lock(NoOpLock.INSTANCE)
@@ -97,7 +97,7 @@ public final class ClusterNode implements AutoCloseable {
             .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
             .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.leaderHeartbeatTimeoutMs()))
             .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.sessionTimeoutMs()))
-            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
         final EngineClusteredService service = new EngineClusteredService(data, config, checkpointEvery, log);
         final ClusteredServiceContainer.Context serviceContext = new ClusteredServiceContainer.Context()
@@ -106,7 +106,7 @@ public final class ClusterNode implements AutoCloseable {
             .clusterDir(clusterDir.toFile())
             .clusteredService(service)
             .serviceId(0)
-            .idleStrategySupplier(() -> IdleStrategies.byName(idleName))
+            .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
         ClusteredMediaDriver driver = null;
         try {
