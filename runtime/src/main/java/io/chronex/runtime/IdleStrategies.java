@@ -33,18 +33,20 @@ public final class IdleStrategies {
 
     /**
      * For the threads of a cluster member and of a bridge (media drivers, archive, consensus module, service, the bridge's
-     * loop): as {@link #byName}, except that backoff spins 100 times, never yields, and parks from 1 µs doubling to 50 µs
+     * loop): as {@link #byName}, except that backoff spins 100 times, never yields, and parks from 1 µs doubling to 200 µs
      * only. A command crosses about a dozen such threads one after the other (bridge, its driver, the member's driver,
      * consensus module, archive, consensus module, service, driver, the bridge's driver, bridge); with the plain backoff each
-     * was found parked for up to 1 ms, or yielding 2,000 times on a 2-core box where the threads of four processes compete,
-     * and a one-member ping-pong took p50 12 ms (hop journal 7.8 ms, return 2.8 ms). Without the yields and with a 50 µs
-     * park: p50 3.8 ms (journal 0.8 ms, return 0.7 ms); idle threads wake 20,000 times a second instead of 1,000.
+     * was found parked for up to 1 ms, or yielding 2,000 times on a 2-core box where the threads of four processes compete.
+     * Measured with bin/bench-cluster --kills 0 --count 2000 --rate 2000 --duration 5 (2-core VM, 2026-11-27): ping-pong
+     * p50 one member 8.1 ms plain, 2.0 ms with a 50 µs park, 2.4 ms with 200 µs; three members 19.7, 6.7 and 7.1 ms. The
+     * 200 µs cap wakes an idle thread 5,000 times a second rather than 20,000, which three members on two cores felt:
+     * at 2,000 orders/s the 50 µs cap fell behind (1,701/s answered), 200 µs kept up (1,951/s, as plain backoff's 1,954/s).
      *
      * @return null for an unknown name
      */
     public static IdleStrategy clusterByName(final String name) {
         if ("backoff".equals(name)) {
-            return new BackoffIdleStrategy(100, 0, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(50));
+            return new BackoffIdleStrategy(100, 0, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(200));
         }
         return byName(name);
     }
