@@ -77,6 +77,9 @@ public final class ClusterNode implements AutoCloseable {
             .localControlChannel(localControl)
             .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
             .recordingEventsEnabled(false)
+            // fileSyncLevel (config/cluster.yaml): 0 leaves the log in the page cache, 1 fsyncs its data, 2 data and metadata
+            .fileSyncLevel(cluster.fileSyncLevel())
+            .catalogFileSyncLevel(cluster.fileSyncLevel())
             .threadingMode(ArchiveThreadingMode.SHARED)
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
@@ -92,6 +95,7 @@ public final class ClusterNode implements AutoCloseable {
             .clusterDir(clusterDir.toFile())
             .archiveContext(archiveClient.clone())
             .serviceCount(1)
+            .fileSyncLevel(cluster.fileSyncLevel())
             .ingressChannel("aeron:udp?" + terms)
             .logChannel("aeron:udp?" + terms)
             .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")

@@ -19,7 +19,13 @@ import java.util.Set;
  * timeouts that decide how fast a dead leader is replaced (docs/cluster.md).
  */
 public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int termLength, long leaderHeartbeatTimeoutMs,
-                            long sessionTimeoutMs) {
+                            long sessionTimeoutMs, int fileSyncLevel) {
+
+    /** As read from a file without fileSyncLevel: the log is not fsynced (Aeron's default). */
+    public ClusterConfig(final Path file, final List<Member> members, final Path aeronDir, final int termLength,
+                         final long leaderHeartbeatTimeoutMs, final long sessionTimeoutMs) {
+        this(file, members, aeronDir, termLength, leaderHeartbeatTimeoutMs, sessionTimeoutMs, 0);
+    }
 
     /** Ports a member uses from its basePort on: ingress, consensus, log, catch-up, archive control. */
     public static final int PORTS_PER_MEMBER = 5;
@@ -106,7 +112,7 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         final ConfigYaml yaml = new ConfigYaml(file);
         final Node root = yaml.root("'members'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("members", "aeronDir", "termLength", "leaderHeartbeatTimeoutMs",
-            "sessionTimeoutMs"));
+            "sessionTimeoutMs", "fileSyncLevel"));
         if (!top.containsKey("members")) {
             throw yaml.error(root, "'members' is missing: the nodes of the cluster, each {id, host, basePort}");
         }
@@ -146,7 +152,8 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         final long termLength = termLength(yaml, top);
         final long heartbeat = bounded(yaml, top, "leaderHeartbeatTimeoutMs", 2_000, 200, 600_000);
         final long session = bounded(yaml, top, "sessionTimeoutMs", 10_000, 1_000, 3_600_000);
-        return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session);
+        final long sync = bounded(yaml, top, "fileSyncLevel", 0, 0, 2);
+        return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session, (int) sync);
     }
 
     private static long termLength(final ConfigYaml yaml, final Map<String, Node> top) throws ConfigException {

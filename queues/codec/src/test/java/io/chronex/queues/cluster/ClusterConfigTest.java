@@ -29,6 +29,7 @@ class ClusterConfigTest {
         assertEquals(4 << 20, config.termLength());
         assertEquals(2_000, config.leaderHeartbeatTimeoutMs());
         assertEquals(10_000, config.sessionTimeoutMs());
+        assertEquals(0, config.fileSyncLevel());
     }
 
     @Test
@@ -60,5 +61,6 @@ class ClusterConfigTest {
         assertEquals("F:3: leaderHeartbeatTimeoutMs must be 200..600000, found 50",
             failure("members:\n  - {id: 0, basePort: 9000}\nleaderHeartbeatTimeoutMs: 50\n"));
         assertEquals("F:2: 'basePort' is missing", failure("members:\n  - {id: 0}\n"));
+        assertEquals("F:3: fileSyncLevel must be 0..2, found 3", failure("members:\n  - {id: 0, basePort: 9000}\nfileSyncLevel: 3\n"));
     }
 }
