@@ -50,7 +50,9 @@ echo "== member $leader is the leader (pids ${node_pids[*]})"
 gateway_pid=$!
 chronex_wait_for "$out/gateway.out" "listening on" "the gateway"
 port=$(chronex_listening_port "$out/gateway.out")
-echo "== gateway pid $gateway_pid on 127.0.0.1:$port, bridge pid $(cat "$data/host/bridge.pid")"
+# The gateway serves at once (orders wait in the host's journal); the load waits until the bridge forwards them.
+chronex_wait_for "$data/host/bridge.log" "forwarding after" "the bridge's link to the cluster"
+echo "== gateway pid $gateway_pid on 127.0.0.1:$port, bridge pid $(cat "$data/host/bridge.pid") forwarding to leader $(leader_now)"
 "$bin/monitor" --data-dir "$data/host" --config "$engine_config" --http 127.0.0.1:0 > "$out/monitor.out" 2>&1 &
 monitor_pid=$!
 chronex_wait_for "$out/monitor.out" "serving http://" "the monitor"

@@ -43,6 +43,7 @@ public final class BridgeAgent implements Agent, EgressListener {
     private static final long HELLO_RETRY_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int FORWARD_BATCH = 64;
+    private static final int EGRESS_BATCH = 256;
     private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
@@ -148,7 +149,14 @@ public final class BridgeAgent implements Agent, EgressListener {
         if (client == null || client.isClosed()) {
             return connect(now);
         }
-        int work = client.pollEgress();
+        // AeronCluster polls ten fragments at a time: results are drained before more commands go out, so that on a
+        // crowded box they do not queue behind the forwarding (FORWARD_BATCH commands a turn).
+        int work = 0;
+        int polled;
+        do {
+            polled = client.pollEgress();
+            work += polled;
+        } while (polled > 0 && work < EGRESS_BATCH && !client.isClosed());
         answerMalformed();
         if (state == State.WAITING_WELCOME && now - helloSentNanos > HELLO_RETRY_NANOS) {
             hello("no WELCOME yet");
