@@ -47,6 +47,16 @@ public final class StopSignal {
         }
     }
 
+    /** Waits up to {@code millis} for the signal; true when it came (an interrupt counts as one). */
+    public boolean await(final long millis) {
+        try {
+            return latch.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
+    }
+
     /** Ends the wait as a signal would: for a loop that ends by itself (a failure). */
     public void signal() {
         latch.countDown();

@@ -18,6 +18,7 @@ import org.agrona.concurrent.NoOpLock;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -30,13 +31,20 @@ public final class ClusterNode implements AutoCloseable {
     private final ClusteredServiceContainer container;
     private final EngineClusteredService service;
     private final Path clusterDir;
+    private final AtomicReference<Throwable> stuck;
 
     private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container, final EngineClusteredService service,
-                        final Path clusterDir) {
+                        final Path clusterDir, final AtomicReference<Throwable> stuck) {
         this.driver = driver;
         this.container = container;
         this.service = service;
         this.clusterDir = clusterDir;
+        this.stuck = stuck;
+    }
+
+    /** An error after which this member cannot go on without starting again, or null. */
+    public Throwable stuck() {
+        return stuck.get();
     }
 
     /** Where a node keeps Aeron's cluster files under its data directory. */
@@ -53,7 +61,15 @@ public final class ClusterNode implements AutoCloseable {
         final ClusterConfig.Member me = cluster.member(id);
         final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
         final Path clusterDir = clusterDir(data.root());
-        final ErrorHandler errors = error -> log.accept("aeron: " + error);
+        final AtomicReference<Throwable> stuck = new AtomicReference<>();
+        final ErrorHandler errors = error -> {
+            log.accept("aeron: " + error);
+            if (String.valueOf(error.getMessage()).contains("Cluster log must be contiguous")) {
+                // Aeron's service gave up joining the leader's log (seen once in ClusterKillTest, a restarted ex-leader
+                // catching up): it stays without a log for good unless the member starts again, which ClusterNodeMain does.
+                stuck.compareAndSet(null, error);
+            }
+        };
         final String terms = "term-length=" + cluster.termLength();
 
         final MediaDriver.Context driverContext = new MediaDriver.Context()
@@ -116,7 +132,7 @@ public final class ClusterNode implements AutoCloseable {
         try {
             driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(serviceContext);
-            return new ClusterNode(driver, container, service, clusterDir);
+            return new ClusterNode(driver, container, service, clusterDir, stuck);
         } catch (final RuntimeException e) {
             if (driver != null) {
                 driver.close();

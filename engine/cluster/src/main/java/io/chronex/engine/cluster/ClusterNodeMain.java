@@ -37,9 +37,10 @@ public final class ClusterNodeMain {
           --help             this text
 
         A member started alone waits for the others; a restarted one replays the log and catches up with the
-        leader by itself. SIGTERM (or Ctrl-C) leaves the cluster and exits 0. Logs go to standard output and
-        DIR/engine.log; the pid is in DIR/engine.pid (a member is its directory's engine: bin/engine refuses
-        to run beside it).
+        leader by itself. A member whose service Aeron leaves without the leader's log (a catch-up that cannot
+        join it) starts itself again in the same process, with a line in the log. SIGTERM (or Ctrl-C) leaves
+        the cluster and exits 0. Logs go to standard output and DIR/engine.log; the pid is in DIR/engine.pid
+        (a member is its directory's engine: bin/engine refuses to run beside it).
         """;
 
     private ClusterNodeMain() {
@@ -110,10 +111,20 @@ public final class ClusterNodeMain {
         try {
             run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms", id, data.root(), cluster.ids(),
                 cluster.leaderHeartbeatTimeoutMs());
-            try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run)) {
-                run.log("cluster-node %d running (cluster files in %s)", id, node.clusterDirectory());
-                stop.await();
-                run.log("cluster-node %d stopping: %d commands applied by this run", id, node.service().applied());
+            while (true) {
+                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run)) {
+                    run.log("cluster-node %d running (cluster files in %s)", id, node.clusterDirectory());
+                    boolean stopped = false;
+                    while (!stopped && node.stuck() == null) {
+                        stopped = stop.await(200);
+                    }
+                    if (stopped) {
+                        run.log("cluster-node %d stopping: %d commands applied by this run", id, node.service().applied());
+                        break;
+                    }
+                    run.log("cluster-node %d: %s; starting the member again (it replays its log and joins the leader)", id,
+                        node.stuck().getMessage());
+                }
             }
             return 0;
         } finally {
