@@ -13,6 +13,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
 import io.chronex.queues.Hops;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.queues.cluster.ClusterMessages;
@@ -101,7 +102,7 @@ public final class BridgeAgent implements Agent, EgressListener {
         this.log = log;
         this.commands = data.commands();
         this.events = data.events();
-        this.answeredThrough = BridgeJournal.answeredThrough(events);
+        this.answeredThrough = EventTail.lastAnswered(events);
         this.eventAppender = events.createAppender();
         this.forwardTailer = commands.createTailer();
         this.answers = new AnswerCursor(commands, answeredThrough);

@@ -1,9 +1,9 @@
 package io.chronex.bridge;
 
-import io.chronex.api.Result;
+import io.chronex.api.Command;
+import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
-import io.chronex.queues.EventCodec;
-import io.chronex.queues.EventHeader;
+import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -14,24 +14,6 @@ final class BridgeJournal {
     private BridgeJournal() {
     }
 
-    /** The journal index the host's last events excerpt answers, -1 when there is none. */
-    static long answeredThrough(final SingleChronicleQueue events) {
-        final EventHeader header = new EventHeader();
-        final Result result = new Result();
-        try (ExcerptTailer back = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
-             DocumentContext dc = back.readingDocument()) {
-            if (!dc.isPresent()) {
-                return -1;
-            }
-            final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
-            if (status != DecodeStatus.OK) {
-                throw new IllegalStateException("the last excerpt of " + events.file() + " cannot be read (" + status
-                    + "): the bridge cannot tell which commands were answered");
-            }
-            return header.commandIndex;
-        }
-    }
-
     /**
      * The last command at or before {@code index} that decodes (and so was the cluster's to answer, not the bridge's), -1
      * when there is none: what the cluster must have applied for the host's events to be its answers.
@@ -40,8 +22,8 @@ final class BridgeJournal {
         if (index < 0) {
             return -1;
         }
-        final io.chronex.api.Command command = new io.chronex.api.Command();
-        final io.chronex.queues.Hops hops = new io.chronex.queues.Hops();
+        final Command command = new Command();
+        final Hops hops = new Hops();
         try (ExcerptTailer back = commands.createTailer().direction(TailerDirection.BACKWARD)) {
             if (!back.moveToIndex(index)) {
                 return -1;
@@ -51,7 +33,7 @@ final class BridgeJournal {
                     if (!dc.isPresent()) {
                         return -1;
                     }
-                    if (io.chronex.queues.CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
+                    if (CommandCodec.read(dc.wire().bytes(), command, hops) == DecodeStatus.OK) {
                         return dc.index();
                     }
                 }

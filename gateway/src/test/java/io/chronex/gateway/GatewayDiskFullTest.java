@@ -8,6 +8,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.Hops;
 import io.chronex.replay.JournalSummary;
+import io.chronex.testing.Await;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -99,9 +100,11 @@ class GatewayDiskFullTest {
                 exchange.awaitGatewayLine("resumed: ");
                 final int firstAfter = sent;
                 for (int i = 0; i < ORDERS_AFTER; i += 2) {
-                    while (!awaitOutstanding(answers, firstAfter + i, Long.MAX_VALUE)) {
+                    final int inFlight = firstAfter + i;
+                    Await.until("answers after the remount", 60, () -> {
                         assertTrue(exchange.processAlive() && exchange.engineAlive(), "both processes run after the remount");
-                    }
+                        return inFlight - answers.orders.get() < OUTSTANDING;
+                    });
                     sendPair(client, firstAfter + i);
                     if (i % 20 == 0) {
                         client.flush();
@@ -141,17 +144,17 @@ class GatewayDiskFullTest {
                 fail("the disk did not fill: " + sent + " orders sent, " + answers.storageRejects.get() + " storage rejects\n"
                     + exchange.gatewayLog());
             }
-            if (!awaitOutstanding(answers, sent, deadline)) {
-                // Nothing answered for a while: the gateway paused (the disk is below a quarter of the reserve), or died.
-                if (!exchange.processAlive() || !exchange.engineAlive()) {
-                    fail("a process died on the filling disk (gateway " + (exchange.processAlive() ? "running" : "gone") + ", engine "
-                        + (exchange.engineAlive() ? "running" : "gone") + ") after " + sent + " orders:\n" + tail(exchange.gatewayLog()));
-                }
-                final String log = exchange.gatewayLog();
-                if (log.contains("paused: ") || log.contains("outbound store: not written")) {
-                    return sent;
-                }
-                continue;
+            // Until fewer than OUTSTANDING orders wait for an answer, or the gateway paused (the disk is below a quarter
+            // of the reserve), or a process died.
+            final int inFlight = sent;
+            Await.until("an answer, a pause for storage or a dead process", 120, () -> inFlight - answers.orders.get() < OUTSTANDING
+                || !exchange.processAlive() || !exchange.engineAlive() || paused(exchange.gatewayLog()));
+            if (!exchange.processAlive() || !exchange.engineAlive()) {
+                fail("a process died on the filling disk (gateway " + (exchange.processAlive() ? "running" : "gone") + ", engine "
+                    + (exchange.engineAlive() ? "running" : "gone") + ") after " + sent + " orders:\n" + tail(exchange.gatewayLog()));
+            }
+            if (inFlight - answers.orders.get() >= OUTSTANDING) {
+                return sent; // paused, with OUTSTANDING orders waiting
             }
             sendPair(client, sent);
             sent += 2;
@@ -165,16 +168,8 @@ class GatewayDiskFullTest {
         }
     }
 
-    /** Waits until fewer than OUTSTANDING orders are unanswered; false if none was answered for 200 ms (waits, never asserts). */
-    private static boolean awaitOutstanding(final Answers answers, final int sent, final long deadline) throws InterruptedException {
-        int quiet = 0;
-        while (sent - answers.orders.get() >= OUTSTANDING) {
-            if (++quiet > 200 || System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(1); // waiting for answers; the count above bounds it
-        }
-        return true;
+    private static boolean paused(final String gatewayLog) {
+        return gatewayLog.contains("paused: ") || gatewayLog.contains("outbound store: not written");
     }
 
     private static void sendPair(final RawFixClient client, final int n) throws IOException {
@@ -317,14 +312,13 @@ class GatewayDiskFullTest {
         }
 
         /** Waits for the first answer to an order (at most 60 s, then fails naming it). */
-        void await(final String id) throws InterruptedException {
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!first.containsKey(id)) {
-                if (System.nanoTime() > deadline || first.containsKey("reader")) {
-                    fail("no answer to " + id + (first.containsKey("reader") ? "; client " + first.get("reader") : ""));
+        void await(final String id) throws Exception {
+            Await.until("an answer to " + id, 60, () -> {
+                if (first.containsKey("reader")) {
+                    fail("no answer to " + id + "; client " + first.get("reader"));
                 }
-                Thread.sleep(1); // waiting for the reader thread; the deadline bounds it
-            }
+                return first.containsKey(id);
+            });
         }
 
         List<String> doubled() {

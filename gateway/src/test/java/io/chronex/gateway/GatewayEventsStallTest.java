@@ -6,6 +6,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.runtime.StorageGuard;
+import io.chronex.testing.Await;
 import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -20,10 +21,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Bytes zeroed in the events queue ahead of a running gateway: its tailer reads them as "not written yet" and stops
@@ -76,11 +77,14 @@ class GatewayEventsStallTest {
                 raf.seek(middle);
                 raf.write(new byte[4096]);
             }
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (log.stream().noneMatch(l -> l.startsWith("error: the gateway cannot read the events queue"))) {
-                assertTrue(System.nanoTime() < deadline, "no word of the stretch it is stuck at:\n" + String.join("\n", log));
-                gateway.doWork();
-                Thread.sleep(1); // the check runs after 5 s without an event
+            // The gateway's loop is turned by the wait itself; its check speaks after 5 s without an event.
+            try {
+                Await.until("word of the stretch the gateway is stuck at", 60, () -> {
+                    gateway.doWork();
+                    return log.stream().anyMatch(l -> l.startsWith("error: the gateway cannot read the events queue"));
+                });
+            } catch (final AssertionError e) {
+                fail(e.getMessage() + ":\n" + String.join("\n", log));
             }
         } finally {
             gateway.close();

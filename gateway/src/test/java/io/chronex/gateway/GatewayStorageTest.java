@@ -7,6 +7,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.Hops;
 import io.chronex.runtime.StorageGuard;
+import io.chronex.testing.Await;
 import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.junit.jupiter.api.Test;
@@ -63,10 +64,10 @@ class GatewayStorageTest {
         loop.setDaemon(true);
         loop.start();
         try (RawFixClient client = new RawFixClient("STORE")) {
-            while (port.get() == null) {
+            Await.until("the gateway's port", 60, () -> {
                 assertTrue(loop.isAlive(), () -> "the gateway did not start: " + failure.get());
-                Thread.sleep(10); // start-up; bounded by the loop thread's life
-            }
+                return port.get() != null;
+            });
             client.connect(port.get(), 0);
             client.logOn(true);
             send(client, "D", order("A1", "99.00"));
@@ -109,15 +110,13 @@ class GatewayStorageTest {
             send(client, "D", order("D1", "96.00"));
             final long events = eventsLastIndex(dataDir);
             appendMassCancelOfAccount4(dataDir);
-            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (eventsLastIndex(dataDir) == events) {
-                assertTrue(System.nanoTime() < deadline, "the engine did not answer");
-                Thread.sleep(1); // the engine answers it
-            }
+            Await.until("the engine answers the mass cancel", 30, () -> eventsLastIndex(dataDir) != events);
             final long seen = passes.get();
-            while (passes.get() < seen + 1_000) {
-                assertTrue(System.nanoTime() < deadline, "the gateway's loop stalled instead of pausing:\n" + String.join("\n", log));
-                Thread.sleep(1); // a thousand passes of the gateway with the answer and the order waiting
+            // A thousand passes of the gateway with the answer and the order waiting: it pauses, it does not stall.
+            try {
+                Await.until("a thousand passes of the paused gateway's loop", 30, () -> passes.get() >= seen + 1_000);
+            } catch (final AssertionError e) {
+                fail(e.getMessage() + ": it stalled instead of pausing:\n" + String.join("\n", log));
             }
             assertEquals(storeBefore, outboundLastIndex(dataDir), "nothing stored below a quarter of the reserve");
             assertEquals(4, journalLength(dataDir), "the client's order not journalled while paused");
@@ -199,23 +198,17 @@ class GatewayStorageTest {
     }
 
     /** Sets the free space and waits until the gateway has read it (a reading begun after the change). */
-    private void setFree(final long bytes) throws InterruptedException {
+    private void setFree(final long bytes) throws Exception {
         free.set(bytes);
         final long after = reads.get() + 2;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (reads.get() < after) {
-            assertTrue(System.nanoTime() < deadline, "the gateway does not read the free space");
-            Thread.sleep(1); // the gateway reads every 50 ms (at most)
-        }
+        Await.until("the gateway reads the free space", 30, () -> reads.get() >= after);
     }
 
-    private void awaitLog(final String text, final int times) throws InterruptedException {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (log.stream().filter(l -> l.contains(text)).count() < times) {
-            if (System.nanoTime() > deadline) {
-                fail("'" + text + "' not logged " + times + " times:\n" + String.join("\n", log));
-            }
-            Thread.sleep(1); // bounded by the deadline above
+    private void awaitLog(final String text, final int times) throws Exception {
+        try {
+            Await.until("'" + text + "' logged " + times + " times", 30, () -> log.stream().filter(l -> l.contains(text)).count() >= times);
+        } catch (final AssertionError e) {
+            fail(e.getMessage() + ":\n" + String.join("\n", log));
         }
     }
 

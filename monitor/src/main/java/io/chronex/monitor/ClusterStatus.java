@@ -2,6 +2,7 @@ package io.chronex.monitor;
 
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.runtime.Args;
+import io.chronex.runtime.StopSignal;
 import io.chronex.runtime.Tool;
 
 import java.io.PrintStream;
@@ -53,11 +54,11 @@ public final class ClusterStatus {
             return print(view.read(), out);
         }
         final boolean terminal = System.console() != null && out == System.out;
-        while (!Thread.currentThread().isInterrupted()) {
+        final StopSignal stop = StopSignal.register();
+        do {
             out.print(terminal ? "\033[H\033[2J" : "\n");
             print(view.read(), out);
-            Thread.sleep(TimeUnit.SECONDS.toMillis(watch));
-        }
+        } while (!stop.await(TimeUnit.SECONDS.toMillis(watch))); // Ctrl-C or SIGTERM ends the watch, exit 0
         return 0;
     }
 

@@ -37,8 +37,9 @@ public final class IdleStrategies {
      * only. A command crosses about a dozen such threads one after the other (bridge, its driver, the member's driver,
      * consensus module, archive, consensus module, service, driver, the bridge's driver, bridge); with the plain backoff each
      * was found parked for up to 1 ms, or yielding 2,000 times on a 2-core box where the threads of four processes compete.
-     * Measured with bin/bench-cluster --kills 0 --count 2000 --rate 2000 --duration 5 (2-core VM, 2026-11-27): ping-pong
-     * p50 one member 8.1 ms plain, 2.0 ms with a 50 µs park, 2.4 ms with 200 µs; three members 19.7, 6.7 and 7.1 ms. The
+     * Measured with bin/bench-cluster --kills 0 --count 2000 --rate 2000 --duration 5 (2-core VM, 2026-11-27, separate runs,
+     * plain and 50 µs by a helper): ping-pong p50 one member 8.1 ms plain, 2.0 ms with a 50 µs park, 2.4 ms with 200 µs;
+     * three members 19.7, 6.7 and 7.1 ms. The
      * 200 µs cap wakes an idle thread 5,000 times a second rather than 20,000, which three members on two cores felt:
      * at 2,000 orders/s the 50 µs cap fell behind (1,701/s answered), 200 µs kept up (1,951/s, as plain backoff's 1,954/s).
      *

@@ -2,6 +2,9 @@ package io.chronex.queues;
 
 import io.chronex.api.Result;
 import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.TailerDirection;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
 
 /**
  * Reads an events queue onward from a tailer, decoding each excerpt for a handler: the one
@@ -53,5 +56,27 @@ public final class EventTail implements AutoCloseable {
     @Override
     public void close() {
         walk.close();
+    }
+
+    /**
+     * The journal index a queue's last events excerpt answers, -1 when the queue holds none: where a writer of results
+     * (a cluster member, a bridge) resumes.
+     *
+     * @throws IllegalStateException when that excerpt does not decode: which commands were answered cannot be told
+     */
+    public static long lastAnswered(final SingleChronicleQueue events) {
+        final EventHeader header = new EventHeader();
+        try (ExcerptTailer back = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
+             DocumentContext dc = back.readingDocument()) {
+            if (!dc.isPresent()) {
+                return -1;
+            }
+            final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, new Result());
+            if (status != DecodeStatus.OK) {
+                throw new IllegalStateException("the last excerpt of " + events.file() + " (index " + Long.toHexString(dc.index())
+                    + ") cannot be read (" + status + "): which commands were answered cannot be told");
+            }
+            return header.commandIndex;
+        }
     }
 }

@@ -56,10 +56,11 @@ public final class ClusterNodeMain {
     /**
      * Starts the member; while Aeron still takes the mark files of a killed predecessor for a live process (their
      * heartbeat is at most 10 s old), waits and tries again, so that a script may restart a member right after kill -9.
+     * Null when stopped (SIGTERM) while waiting.
      */
     private static ClusterNode startWhenFilesAreFree(final ClusterConfig cluster, final int id, final DataDirectory data,
                                                      final EngineConfig config, final long checkpointEvery, final String idleName,
-                                                     final RunFiles run) throws InterruptedException {
+                                                     final RunFiles run, final StopSignal stop) {
         final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
         boolean said = false;
         while (true) {
@@ -74,7 +75,9 @@ public final class ClusterNodeMain {
                         + " waiting for them to go stale", id, ClusterNode.clusterDir(data.root()));
                     said = true;
                 }
-                Thread.sleep(500);
+                if (stop.await(500)) {
+                    return null; // stopped while waiting: nothing was started
+                }
             }
         }
     }
@@ -112,7 +115,10 @@ public final class ClusterNodeMain {
             run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms", id, data.root(), cluster.ids(),
                 cluster.leaderHeartbeatTimeoutMs());
             while (true) {
-                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run)) {
+                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run, stop)) {
+                    if (node == null) {
+                        break;
+                    }
                     run.log("cluster-node %d running (cluster files in %s)", id, node.clusterDirectory());
                     boolean stopped = false;
                     while (!stopped && node.stuck() == null) {

@@ -6,9 +6,9 @@ import io.chronex.queues.CommandCodec;
 import io.chronex.queues.CommandOrigin;
 import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -35,8 +35,6 @@ final class NodeJournal implements AutoCloseable {
     /** True while the last command held has no result yet (a crash between the two appends). */
     private boolean lastUnanswered;
     private final CommandOrigin origin = new CommandOrigin();
-    private final EventHeader readHeader = new EventHeader();
-    private final Result readResult = new Result();
 
     /** Opens the data directory's queues and finds how far they got; throws when they disagree with each other. */
     NodeJournal(final DataDirectory data) {
@@ -62,7 +60,7 @@ final class NodeJournal implements AutoCloseable {
                 lastCommandIndex = dc.index();
             }
         }
-        final long lastAnswered = lastAnswered();
+        final long lastAnswered = EventTail.lastAnswered(events);
         if (lastAnswered == lastCommandIndex) {
             return;
         }
@@ -73,20 +71,6 @@ final class NodeJournal implements AutoCloseable {
         throw new IllegalStateException("the events queue in " + data.root() + " answers up to command "
             + Long.toHexString(lastAnswered) + " but the commands journal ends at " + Long.toHexString(lastCommandIndex)
             + ": the two do not belong together (a node writes each result right after its command)");
-    }
-
-    private long lastAnswered() {
-        try (ExcerptTailer back = events.createTailer().direction(TailerDirection.BACKWARD).toEnd();
-             DocumentContext dc = back.readingDocument()) {
-            if (!dc.isPresent()) {
-                return -1;
-            }
-            final DecodeStatus status = EventCodec.read(dc.wire().bytes(), readHeader, readResult);
-            if (status != DecodeStatus.OK) {
-                throw new IllegalStateException("the last events excerpt in " + data.root() + " cannot be read: " + status);
-            }
-            return readHeader.commandIndex;
-        }
     }
 
     private long previousCommandIndex(final long index) {

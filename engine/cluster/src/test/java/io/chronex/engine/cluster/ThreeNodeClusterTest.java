@@ -16,11 +16,13 @@ import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
 import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.IdleStrategies;
 import io.chronex.testing.Await;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
+import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -255,11 +257,10 @@ class ThreeNodeClusterTest {
                         line -> log.add(line));
                     agent.set(bridge);
                     bridge.onStart();
+                    final IdleStrategy idle = IdleStrategies.clusterByName("backoff");
                     try {
                         while (running.get()) {
-                            if (bridge.doWork() == 0) {
-                                Thread.sleep(1);
-                            }
+                            idle.idle(bridge.doWork());
                         }
                     } finally {
                         bridge.onClose();
