@@ -355,6 +355,15 @@ public final class FixDecoder {
         return tags[index];
     }
 
+    /** Offset in {@link #buffer()} of the value of the field at index (0 = BeginString), in the order received. */
+    public int valueOffsetAt(final int index) {
+        return offsets[index];
+    }
+
+    public int valueLengthAt(final int index) {
+        return lengths[index];
+    }
+
     public boolean has(final int tag) {
         return find(tag) >= 0;
     }
