@@ -76,6 +76,11 @@ final class FixSession {
     long throttleWindow;
     int throttleCount;
 
+    /** How far a message's SendingTime (52) may be from the gateway's clock, in milliseconds; 0: not checked. */
+    long sendingTimeToleranceMillis = GatewayConfig.DEFAULT_SENDING_TIME_TOLERANCE_SECONDS * 1000L;
+    /** Garbled messages ignored on this connection (the first few are logged). */
+    int garbled;
+
     FixSession(final GatewayConfig.Session config, final String compId, final SessionStateFile state, final ResendIndex sent) {
         this.config = config;
         this.name = config.senderCompId();
@@ -150,8 +155,8 @@ final class FixSession {
      *
      * @return whether the logon was accepted
      */
-    boolean onLogon(final Connection c, final FixDecoder logon, final long nowNanos) {
-        final String why = logonRefusal(logon);
+    boolean onLogon(final Connection c, final FixDecoder logon, final long nowNanos, final long nowEpochMillis) {
+        final String why = logonRefusal(logon, nowEpochMillis);
         if (why != null) {
             proxy.refuseLogon(c, logon, why);
             return false;
@@ -178,6 +183,7 @@ final class FixSession {
         testRequestSentNanos = 0;
         logoutSent = false;
         resendAskedThrough = 0;
+        garbled = 0;
         proxy.logon(this, heartbeat, reset);
         proxy.log("session " + name + " logged on from " + c.remote + (reset ? " (sequence numbers reset)" : "")
             + ": next in " + expected + ", client sent " + seq + ", next out " + nextOutbound);
@@ -190,7 +196,7 @@ final class FixSession {
     }
 
     /** Why this Logon cannot be accepted, or null. */
-    private String logonRefusal(final FixDecoder logon) {
+    private String logonRefusal(final FixDecoder logon, final long nowEpochMillis) {
         if (!logon.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
             return "TargetCompID must be " + new String(compId, StandardCharsets.US_ASCII);
         }
@@ -208,29 +214,69 @@ final class FixSession {
         if (logon.booleanValue(FixTags.RESET_SEQ_NUM_FLAG) && logon.msgSeqNum() != 1) {
             return "a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1";
         }
+        if (!sendingTimeAccurate(logon, nowEpochMillis)) {
+            return sendingTimeProblem(logon, nowEpochMillis);
+        }
         return null;
+    }
+
+    /** Whether SendingTime (52) is within the tolerance of the gateway's clock (FIX 4.4 test case 2j). */
+    private boolean sendingTimeAccurate(final FixDecoder message, final long nowEpochMillis) {
+        return sendingTimeToleranceMillis == 0
+            || Math.abs(message.utcTimestampMillis(FixTags.SENDING_TIME) - nowEpochMillis) <= sendingTimeToleranceMillis;
+    }
+
+    private String sendingTimeProblem(final FixDecoder message, final long nowEpochMillis) {
+        return "SendingTime accuracy problem: SendingTime (52) " + message.stringValue(FixTags.SENDING_TIME) + " is "
+            + Math.abs(message.utcTimestampMillis(FixTags.SENDING_TIME) - nowEpochMillis) / 1000 + " s from the gateway's clock"
+            + " (tolerance " + sendingTimeToleranceMillis / 1000 + " s)";
     }
 
     // ------------------------------------------------------------------ messages after the Logon
 
-    /** A message on this session's connection; status is what the decoder said of it. */
-    void onMessage(final FixDecoder message, final int status, final long nowNanos) {
+    /**
+     * A message on this session's connection; status is what the decoder said of it (never {@link FixDecoder#GARBLED}:
+     * a garbled message is ignored before it gets here). The order of the checks is the specification's: the frame and
+     * the header first (BeginString, MsgSeqNum present, CompIDs, SendingTime, PossDupFlag with OrigSendingTime), then
+     * the sequence number, then the message.
+     */
+    void onMessage(final FixDecoder message, final int status, final long nowNanos, final long nowEpochMillis) {
         lastReceivedNanos = nowNanos;
         testRequestSentNanos = 0;
         final long expected = expectedInbound();
+        if (status == FixDecoder.WRONG_BEGIN_STRING) {
+            logout("Incorrect BeginString " + message.stringValue(FixTags.BEGIN_STRING) + ": this session is FIX.4.4");
+            return;
+        }
+        if (status == FixDecoder.REQUIRED_TAG_MISSING && message.rejectRefTag() == FixTags.MSG_SEQ_NUM) {
+            // Without its number a message cannot be placed in the sequence: the specification ends the session.
+            logout("MsgSeqNum (34) is missing");
+            return;
+        }
         if (status != FixDecoder.OK) {
             rejectMalformed(message, status, expected);
             return;
         }
+        final int msgType = message.msgType();
+        final long seq = message.msgSeqNum();
         if (!message.valueEquals(FixTags.SENDER_COMP_ID, senderCompId) || !message.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
-            proxy.reject(this, message.msgSeqNum(), FixTags.SENDER_COMP_ID, message.msgType(), 9, "CompID problem");
+            proxy.reject(this, seq, FixTags.SENDER_COMP_ID, msgType, 9, "CompID problem");
+            countIfExpected(seq, expected);
             logout("SenderCompID/TargetCompID do not match the session");
             return;
         }
-        final int msgType = message.msgType();
-        final long seq = message.msgSeqNum();
-        if (msgType == FixMsgTypes.SEQUENCE_RESET && !message.booleanValue(FixTags.GAP_FILL_FLAG)) {
+        if (!sendingTimeAccurate(message, nowEpochMillis)) {
+            proxy.reject(this, seq, FixTags.SENDING_TIME, msgType, 10, sendingTimeProblem(message, nowEpochMillis));
+            countIfExpected(seq, expected);
+            logout("SendingTime accuracy problem");
+            return;
+        }
+        if (msgType == FixMsgTypes.LOGON && message.booleanValue(FixTags.RESET_SEQ_NUM_FLAG)) {
+            resetInSession(message);
+        } else if (msgType == FixMsgTypes.SEQUENCE_RESET && !message.booleanValue(FixTags.GAP_FILL_FLAG)) {
             sequenceReset(message, expected);
+        } else if (message.booleanValue(FixTags.POSS_DUP_FLAG) && !origSendingTimeAccepted(message, msgType, seq, expected)) {
+            return;
         } else if (seq > expected) {
             onSequenceGap(message, msgType, expected, seq);
         } else if (seq < expected) {
@@ -240,6 +286,63 @@ final class FixSession {
         } else {
             onInSequence(message, msgType, seq, expected);
         }
+    }
+
+    /**
+     * A PossDupFlag=Y message must carry OrigSendingTime (122) no later than its SendingTime (FIX 4.4 test cases 2e and
+     * 2f): otherwise a Reject, and for a time that goes backwards a Logout too.
+     */
+    private boolean origSendingTimeAccepted(final FixDecoder message, final int msgType, final long seq, final long expected) {
+        if (!message.has(FixTags.ORIG_SENDING_TIME)) {
+            proxy.reject(this, seq, FixTags.ORIG_SENDING_TIME, msgType, FixDecoder.REQUIRED_TAG_MISSING,
+                "OrigSendingTime (122) is required with PossDupFlag=Y");
+            countIfExpected(seq, expected);
+            return false;
+        }
+        final long original = message.utcTimestampMillis(FixTags.ORIG_SENDING_TIME);
+        if (original == Long.MIN_VALUE) {
+            proxy.reject(this, seq, FixTags.ORIG_SENDING_TIME, msgType, FixDecoder.INCORRECT_DATA_FORMAT,
+                "OrigSendingTime (122) is not YYYYMMDD-HH:MM:SS[.sss]");
+            countIfExpected(seq, expected);
+            return false;
+        }
+        if (original > message.utcTimestampMillis(FixTags.SENDING_TIME)) {
+            proxy.reject(this, seq, FixTags.ORIG_SENDING_TIME, msgType, 10, "OrigSendingTime (122) is later than SendingTime (52)");
+            countIfExpected(seq, expected);
+            logout("SendingTime accuracy problem");
+            return false;
+        }
+        return true;
+    }
+
+    /** A message answered with a Reject uses up its number when it was the expected one (and only then). */
+    private void countIfExpected(final long seq, final long expected) {
+        if (seq == expected) {
+            expectedInbound(expected + 1);
+        }
+    }
+
+    /**
+     * A Logon with ResetSeqNumFlag=Y on a logged-on session (FIX 4.4: "sequence reset in session"): both directions start
+     * again at 1, answered with a Logon carrying ResetSeqNumFlag=Y as MsgSeqNum 1.
+     */
+    private void resetInSession(final FixDecoder logon) {
+        final long heartbeat = logon.longValue(FixTags.HEART_BT_INT);
+        if (logon.msgSeqNum() != 1) {
+            logout("a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1");
+            return;
+        }
+        if (heartbeat < MIN_HEARTBEAT_SECONDS || heartbeat > MAX_HEARTBEAT_SECONDS) {
+            logout("HeartBtInt (108) must be " + MIN_HEARTBEAT_SECONDS + ".." + MAX_HEARTBEAT_SECONDS + " seconds");
+            return;
+        }
+        state.reset(slot, application.journalEnd());
+        resetOutbound();
+        heartbeatNanos = heartbeat * SECOND;
+        resendAskedThrough = 0;
+        proxy.logon(this, heartbeat, true);
+        expectedInbound(2);
+        proxy.log("session " + name + ": sequence numbers reset in session by the client's Logon (ResetSeqNumFlag=Y)");
     }
 
     /** A message that does not decode uses up its sequence number only when it had the expected one. */
@@ -333,7 +436,8 @@ final class FixSession {
     private void sequenceReset(final FixDecoder message, final long expected) {
         final long next = message.longValue(FixTags.NEW_SEQ_NO);
         if (next < expected) {
-            proxy.reject(this, message.msgSeqNum(), FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5,
+            // Reason 5 (value out of range) on NewSeqNo; RefSeqNum is the message's own number, whatever it is.
+            proxy.reject(this, Math.max(0, message.msgSeqNum()), FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5,
                 "NewSeqNo " + next + " would move the sequence back from " + expected);
             return;
         }

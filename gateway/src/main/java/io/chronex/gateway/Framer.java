@@ -33,6 +33,9 @@ final class Framer implements AutoCloseable {
         /** A session's connection has closed (the session is no longer logged on). */
         void onDisconnected(FixSession session);
 
+        /** Bytes between a logged-on session's messages that cannot start one, dropped from the stream. */
+        void onGarbage(Connection c, int bytes);
+
         /** Whether the next message may be handled now; false leaves it, and what follows, in the buffer until reading resumes. */
         boolean mayHandle();
     }
@@ -295,9 +298,17 @@ final class Framer implements AutoCloseable {
             if (length == 0) {
                 break;
             }
+            if (length == FixDecoder.FRAME_GARBAGE && c.session != null) {
+                // Between a session's messages garbage is skipped like a garbled message (FIX 4.4 Volume 2): the next
+                // message that parses shows the gap, and the resend brings what was lost. Before a Logon it is not a client.
+                final int skipped = FixDecoder.garbageLength(c.inBuffer, position, limit - position);
+                handler.onGarbage(c, skipped);
+                position += skipped;
+                continue;
+            }
             if (length < 0) {
                 drop(c, length == FixDecoder.FRAME_TOO_LONG ? "message longer than maxMessageLength " + config.maxMessageLength()
-                    : "bytes that are not a FIX.4.4 message");
+                    : "bytes that are not a FIX message");
                 return;
             }
             handler.onMessage(c, position, length);

@@ -43,6 +43,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private static final int EVENTS_PER_PASS = 256;
     /** Bytes per answer noted in the returns queue, counted on the safe side. */
     private static final int RETURN_BYTES = 32;
+    /** Garbled messages logged per connection; beyond that they are only counted. */
+    private static final int GARBLED_LOGGED = 20;
 
     private final int gatewayId;
     private final List<FixSession> sessions = new ArrayList<>();
@@ -76,6 +78,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final List<FixSession> owedCancels = new ArrayList<>();
 
     long messagesIn;
+    /** Garbled messages (and runs of garbage) ignored, all sessions. */
+    long garbledIgnored;
 
     public Gateway(final GatewayConfig config, final int gatewayId, final int port, final DataDirectory data, final Log log)
         throws IOException {
@@ -96,6 +100,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             final int slot = state.slot(s.senderCompId());
             final FixSession session = new FixSession(s, config.compId(), state,
                 new ResendIndex(data.gatewayDir(gatewayId).resolve("resend-" + slot + ".index")));
+            session.sendingTimeToleranceMillis = config.sendingTimeToleranceSeconds() * 1000L;
             sessions.add(session);
             sessionsByAccount.put(s.account(), session);
         }
@@ -283,9 +288,19 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         messagesIn++;
         final int status = decoder.decode(c.inBuffer, offset, length);
         final FixSession s = c.session;
+        final long nowEpochMillis = framer.readEpochNanos / 1_000_000L;
         if (s != null) {
+            if (status == FixDecoder.GARBLED) {
+                ignoreGarbled(s, decoder.rejectText());
+                return;
+            }
             published.messageIn(s.publishedSlot, decoder.msgSeqNum());
-            s.onMessage(decoder, status, framer.readNanos);
+            s.onMessage(decoder, status, framer.readNanos, nowEpochMillis);
+            return;
+        }
+        if (status == FixDecoder.WRONG_BEGIN_STRING) {
+            proxy.refuseLogon(c, decoder, "Incorrect BeginString " + decoder.stringValue(FixTags.BEGIN_STRING)
+                + ": this gateway speaks FIX.4.4");
             return;
         }
         // A connection's first message must be a good Logon naming a session of this gateway.
@@ -297,7 +312,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (int i = 0; i < sessions.size(); i++) {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
-                if (candidate.onLogon(c, decoder, framer.readNanos)) {
+                if (candidate.onLogon(c, decoder, framer.readNanos, nowEpochMillis)) {
                     framer.loggedOn(c);
                     // A refused Logon is not the session's: only an accepted one counts in (its answer has counted out).
                     published.messageIn(candidate.publishedSlot, decoder.msgSeqNum());
@@ -308,6 +323,22 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
         proxy.refuseLogon(c, decoder, "unknown SenderCompID " + decoder.stringValue(FixTags.SENDER_COMP_ID)
             + " (not configured for gateway " + gatewayId + ")");
+    }
+
+    /** Garbled messages and garbage between messages are dropped unanswered and uncounted (FIX 4.4 Volume 2). */
+    private void ignoreGarbled(final FixSession s, final CharSequence why) {
+        garbledIgnored++;
+        if (++s.garbled <= GARBLED_LOGGED) {
+            log.log("session " + s.name + ": garbled message ignored (" + why + ")"
+                + (s.garbled == GARBLED_LOGGED ? "; further ones on this connection only counted" : ""));
+        }
+    }
+
+    @Override
+    public void onGarbage(final Connection c, final int bytes) {
+        if (c.session != null) {
+            ignoreGarbled(c.session, bytes + " bytes that do not start a message");
+        }
     }
 
     @Override
@@ -337,11 +368,11 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         return String.format(java.util.Locale.ROOT,
             "%d/%d sessions logged on, %d connections; %d messages in, %d commands journalled, %d events read, %d messages sent live;"
                 + " rejects: %d session, %d business; %d connections dropped (%d slow consumers, %d session errors);"
-                + " %d times behind; %d events failed (last %s); storage: %d orders/replaces refused below the reserve, %d requests"
-                + " refused below half of it, paused %d times%s",
+                + " %d garbled ignored; %d times behind; %d events failed (last %s);"
+                + " storage: %d orders/replaces refused below the reserve, %d requests refused below half of it, paused %d times%s",
             loggedOn, sessions.size(), framer.connectionCount(), messagesIn, journal.commandsAppended, eventsToReports.eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
-            framer.slowConsumers, framer.sessionErrors, flow.fellBehind, eventsToReports.eventsFailed,
+            framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsToReports.eventsFailed,
             eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent),
             journal.storageRejectsLow, journal.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "");
     }

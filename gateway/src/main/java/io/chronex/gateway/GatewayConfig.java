@@ -23,7 +23,10 @@ import java.util.Set;
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
-                            int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve) {
+                            int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve,
+                            int sendingTimeToleranceSeconds, boolean validateUnusedFields) {
+    /** How far a client's SendingTime may be from the gateway's clock unless the file says otherwise (as QuickFIX/J's MaxLatency). */
+    public static final int DEFAULT_SENDING_TIME_TOLERANCE_SECONDS = 120;
 
     /** A tradable symbol as the gateway sees it: its FIX name and how a decimal price becomes ticks. */
     public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize) {
@@ -50,7 +53,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
             "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
-            "writeStallSeconds", "storageReserve"));
+            "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -85,6 +88,10 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         // A client whose socket takes none of our output for this long is cut (it gets the rest by resend).
         final int writeStall = (int) bounded(yaml, top, "writeStallSeconds", 30, 1, 3600);
         final long storageReserve = storageReserve(yaml, top);
+        // 0 switches the check off (a replay of old traffic, a test clock); FIX 4.4 test case 2j asks for one.
+        final int sendingTimeTolerance = (int) bounded(yaml, top, "sendingTimeToleranceSeconds", DEFAULT_SENDING_TIME_TOLERANCE_SECONDS,
+            0, 86_400);
+        final boolean validateUnused = !top.containsKey("validateUnusedFields") || yaml.bool(top.get("validateUnusedFields"));
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -121,7 +128,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
-            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve);
+            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused);
     }
 
     /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */

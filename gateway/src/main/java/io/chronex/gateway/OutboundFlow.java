@@ -259,7 +259,11 @@ final class OutboundFlow {
         e.addAscii(FixTags.TARGET_COMP_ID, s.senderCompId);
         e.addLong(FixTags.MSG_SEQ_NUM, seq);
         e.addBoolean(FixTags.POSS_DUP_FLAG, true);
-        e.addUtcTimestamp(FixTags.SENDING_TIME, System.currentTimeMillis());
+        final long now = System.currentTimeMillis();
+        e.addUtcTimestamp(FixTags.SENDING_TIME, now);
+        // Every PossDupFlag=Y message carries OrigSendingTime (FIX 4.4 test case 2f): strict counterparties reject a gap fill
+        // without it. It stands for messages never sent as themselves, so their original time is this one.
+        e.addUtcTimestamp(FixTags.ORIG_SENDING_TIME, now);
         e.addBoolean(FixTags.GAP_FILL_FLAG, true);
         e.addLong(FixTags.NEW_SEQ_NO, newSeqNo);
         final int length = e.finish();

@@ -30,6 +30,8 @@ class FixSessionTest {
     private static final long SECOND = 1_000_000_000L;
     private static final long JOURNAL_END = 0x4_0000_0123L;
     private static final String TIME = "52=20261123-10:00:00.000\u0001";
+    /** The gateway's clock in these tests: TIME exactly. */
+    private static final long NOW_MILLIS = java.time.Instant.parse("2026-11-23T10:00:00Z").toEpochMilli();
 
     @TempDir
     Path dir;
@@ -98,7 +100,7 @@ class FixSessionTest {
         assertTrue(logon("", 1, 30));
         final Connection other = new Connection(256, 256);
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME + "98=0\u0001108=30\u0001554=secret\u0001");
-        assertFalse(session.onLogon(other, decoder, 0));
+        assertFalse(session.onLogon(other, decoder, 0, NOW_MILLIS));
         assertEquals("refuse session ALICE is already logged on from another connection", last());
         assertSame(connection, session.connection);
     }
@@ -247,7 +249,7 @@ class FixSessionTest {
         logon("", 1, 30);
         sent.clear();
         decode("35=0\u000149=MALLORY\u000156=CHRONEX\u000134=2\u0001" + TIME);
-        session.onMessage(decoder, FixDecoder.OK, 0);
+        session.onMessage(decoder, FixDecoder.OK, 0, NOW_MILLIS);
         assertEquals(List.of("reject ref=2 tag=49 type=0 reason=9 CompID problem",
             "logout SenderCompID/TargetCompID do not match the session"), sent);
     }
@@ -269,6 +271,121 @@ class FixSessionTest {
         message(2, "V", "262=1\u0001");
         assertEquals("businessReject ref=2 type=V reason=3 MsgType not supported by this gateway", last());
         assertEquals(3, session.expectedInbound());
+    }
+
+    // ------------------------------------------------------------------ FIX 4.4 Volume 2, session-level test cases
+
+    /** 11a-c: SequenceReset-Reset is applied whatever its MsgSeqNum (here 0, none, far below and far above). */
+    @Test
+    void sequenceResetInResetModeIgnoresItsMsgSeqNum() {
+        logon("", 1, 30);
+        sent.clear();
+        assertEquals(FixDecoder.OK, decode("35=4\u000149=ALICE\u000156=CHRONEX\u000134=0\u0001" + TIME + "36=40\u0001"));
+        session.onMessage(decoder, FixDecoder.OK, 0, NOW_MILLIS);
+        assertEquals(40, session.expectedInbound(), "NewSeqNo above the expected number: it becomes the expected number");
+        assertEquals(FixDecoder.OK, decode("35=4\u000149=ALICE\u000156=CHRONEX\u0001" + TIME + "36=50\u0001"));
+        session.onMessage(decoder, FixDecoder.OK, 0, NOW_MILLIS);
+        assertEquals(50, session.expectedInbound(), "without any MsgSeqNum too");
+        message(1, "4", "123=N\u000136=50\u0001");
+        assertEquals(50, session.expectedInbound(), "equal: accepted as it is");
+        assertTrue(sent.isEmpty(), "and none of these is answered: " + sent);
+        message(7, "4", "36=45\u0001");
+        assertEquals(List.of("reject ref=7 tag=36 type=4 reason=5 NewSeqNo 45 would move the sequence back from 50"), sent);
+        assertEquals(50, session.expectedInbound(), "below: Reject 373=5 on NewSeqNo, the expected number unchanged");
+        assertFalse(session.logoutSent);
+    }
+
+    /** 2j on a Logon: a SendingTime beyond the tolerance refuses it (a Logout with the reason, then the connection closes). */
+    @Test
+    void aLogonFarFromOurClockIsRefused() {
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=1\u000152=20261123-09:57:59.000\u000198=0\u0001108=30\u0001"
+            + "554=secret\u0001");
+        assertFalse(session.onLogon(connection, decoder, 0, NOW_MILLIS));
+        assertEquals("refuse SendingTime accuracy problem: SendingTime (52) 20261123-09:57:59.000 is 121 s from the gateway's clock"
+            + " (tolerance 120 s)", last());
+        assertNull(session.connection);
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=1\u000152=20261123-10:02:00.000\u000198=0\u0001108=30\u0001"
+            + "554=secret\u0001");
+        assertTrue(session.onLogon(connection, decoder, 0, NOW_MILLIS), "exactly at the tolerance is still accurate");
+    }
+
+    /** 2j in session: Reject 373=10 on SendingTime, the number counted, then a Logout; a tolerance of 0 checks nothing. */
+    @Test
+    void anInSessionMessageFarFromOurClockIsRejectedThenLoggedOut() {
+        logon("", 1, 30);
+        sent.clear();
+        messageAt(2, "D", "11=A1\u0001", "20261123-10:05:00.001");
+        assertEquals(List.of("reject ref=2 tag=52 type=D reason=10 SendingTime accuracy problem: SendingTime (52) 20261123-10:05:00.001"
+            + " is 300 s from the gateway's clock (tolerance 120 s)", "logout SendingTime accuracy problem"), sent);
+        assertTrue(application.isEmpty());
+        assertEquals(3, session.expectedInbound());
+        session.sendingTimeToleranceMillis = 0;
+        messageAt(3, "D", "11=A2\u0001", "20200101-00:00:00");
+        assertEquals(List.of("order D 3"), application);
+    }
+
+    /** 2f: PossDupFlag=Y without OrigSendingTime is a Reject 373=1 on 122 (counted); 2e: OrigSendingTime after SendingTime, 373=10. */
+    @Test
+    void possDupNeedsAnOrigSendingTimeNoLaterThanItsSendingTime() {
+        logon("", 1, 30);
+        sent.clear();
+        message(2, "D", "43=Y\u000111=A1\u0001");
+        assertEquals(List.of("reject ref=2 tag=122 type=D reason=1 OrigSendingTime (122) is required with PossDupFlag=Y"), sent);
+        assertTrue(application.isEmpty());
+        assertEquals(3, session.expectedInbound());
+        message(1, "D", "43=Y\u0001122=20261123-10:00:00.001\u000111=A0\u0001");
+        assertEquals(List.of("reject ref=2 tag=122 type=D reason=1 OrigSendingTime (122) is required with PossDupFlag=Y",
+            "reject ref=1 tag=122 type=D reason=10 OrigSendingTime (122) is later than SendingTime (52)",
+            "logout SendingTime accuracy problem"), sent);
+        assertEquals(3, session.expectedInbound(), "a message below the expected number uses up nothing");
+    }
+
+    /** 2g: another BeginString ends the session with a Logout saying so; 2 (MsgSeqNum missing) likewise. */
+    @Test
+    void aWrongBeginStringOrAMissingMsgSeqNumEndsTheSession() {
+        logon("", 1, 30);
+        sent.clear();
+        final String body = "35=0\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME;
+        final String head = "8=FIX.4.2\u00019=" + body.length() + "\u0001";
+        int sum = 0;
+        for (final char ch : (head + body).toCharArray()) {
+            sum += ch;
+        }
+        final byte[] fix42 = (head + body + "10=" + String.format("%03d", sum & 0xFF) + "\u0001").getBytes(StandardCharsets.ISO_8859_1);
+        final int status = decoder.decode(new UnsafeBuffer(fix42), 0, fix42.length);
+        assertEquals(FixDecoder.WRONG_BEGIN_STRING, status);
+        session.onMessage(decoder, status, 0, NOW_MILLIS);
+        assertEquals(List.of("logout Incorrect BeginString FIX.4.2: this session is FIX.4.4"), sent);
+        assertEquals(2, session.expectedInbound());
+
+        setUp();
+        logon("", 1, 30);
+        sent.clear();
+        final int missing = decode("35=0\u000149=ALICE\u000156=CHRONEX\u0001" + TIME);
+        session.onMessage(decoder, missing, 0, NOW_MILLIS);
+        assertEquals(List.of("logout MsgSeqNum (34) is missing"), sent);
+        assertEquals(2, session.expectedInbound());
+    }
+
+    /** A Logon with ResetSeqNumFlag=Y and MsgSeqNum 1 while logged on: both directions back to 1, answered with 141=Y. */
+    @Test
+    void aResetLogonInSessionStartsBothDirectionsAgain() {
+        logon("", 1, 30);
+        message(2, "0", "");
+        message(3, "0", "");
+        sent.clear();
+        session.nextOutbound = 11;
+        message(1, "A", "98=0\u0001108=20\u0001141=Y\u0001");
+        assertEquals(List.of("logon hb=20 reset=true"), sent);
+        assertEquals(2, session.expectedInbound());
+        assertEquals(2, session.nextOutbound, "our Logon answer was MsgSeqNum 1");
+        assertEquals(20 * SECOND, session.heartbeatNanos);
+        assertEquals(JOURNAL_END, state.resetAt(session.slot));
+        assertFalse(session.logoutSent);
+        message(2, "D", "11=A1\u0001");
+        assertEquals(List.of("order D 2"), application);
+        message(5, "A", "98=0\u0001108=20\u0001141=Y\u0001");
+        assertEquals("logout a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1", last());
     }
 
     // ------------------------------------------------------------------ timers
@@ -299,7 +416,7 @@ class FixSessionTest {
         session.onTimer(t0 + 12 * SECOND + 1);
         assertTrue(last().startsWith("testRequest"));
         decode("35=0\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME);
-        session.onMessage(decoder, FixDecoder.OK, t0 + 13 * SECOND);
+        session.onMessage(decoder, FixDecoder.OK, t0 + 13 * SECOND, NOW_MILLIS);
         session.lastSentNanos = t0 + 23 * SECOND;
         session.onTimer(t0 + 24 * SECOND);
         assertFalse(last().startsWith("disconnect"));
@@ -310,18 +427,24 @@ class FixSessionTest {
     private boolean logon(final String extra, final int seq, final int heartbeat) {
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + "98=0\u0001108=" + heartbeat + "\u0001"
             + "554=secret\u0001" + extra);
-        return session.onLogon(connection, decoder, 1_000 * SECOND);
+        return session.onLogon(connection, decoder, 1_000 * SECOND, NOW_MILLIS);
     }
 
     private void assertRefused(final String fields, final int seq, final String why) {
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + "98=0\u0001" + fields);
-        assertFalse(session.onLogon(connection, decoder, 0));
+        assertFalse(session.onLogon(connection, decoder, 0, NOW_MILLIS));
         assertEquals("refuse " + why, last());
     }
 
     private void message(final int seq, final String msgType, final String fields) {
         final int status = decode("35=" + msgType + "\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u0001" + TIME + fields);
-        session.onMessage(decoder, status, 1_000 * SECOND);
+        session.onMessage(decoder, status, 1_000 * SECOND, NOW_MILLIS);
+    }
+
+    private void messageAt(final int seq, final String msgType, final String fields, final String sendingTime) {
+        final int status = decode("35=" + msgType + "\u000149=ALICE\u000156=CHRONEX\u000134=" + seq + "\u000152=" + sendingTime + "\u0001"
+            + fields);
+        session.onMessage(decoder, status, 1_000 * SECOND, NOW_MILLIS);
     }
 
     private int decode(final String body) {

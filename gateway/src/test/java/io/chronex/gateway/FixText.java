@@ -26,6 +26,9 @@ final class FixText implements AutoCloseable {
         }
     }
 
+    private static final java.time.format.DateTimeFormatter TIMESTAMP =
+        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HH:mm:ss.SSS").withZone(java.time.ZoneOffset.UTC);
+
     private final Socket socket;
     private final InputStream in;
     private final String sender;
@@ -52,7 +55,7 @@ final class FixText implements AutoCloseable {
     }
 
     static byte[] logon(final String sender, final int seq, final boolean reset, final int heartBtInt) {
-        return whole("35=A\u000149=" + sender + "\u000156=CHRONEX\u000134=" + seq + "\u000152=20261122-10:00:00.000\u0001"
+        return whole("35=A\u000149=" + sender + "\u000156=CHRONEX\u000134=" + seq + "\u000152=" + now() + "\u0001"
             + "98=0\u0001108=" + heartBtInt + "\u0001" + (reset ? "141=Y\u0001" : ""));
     }
 
@@ -74,8 +77,13 @@ final class FixText implements AutoCloseable {
     }
 
     private String body(final int msgSeqNum, final String msgType, final String fields) {
-        return "35=" + msgType + "\u000149=" + sender + "\u000156=CHRONEX\u000134=" + msgSeqNum + "\u000152=20261122-10:00:00.000\u0001"
+        return "35=" + msgType + "\u000149=" + sender + "\u000156=CHRONEX\u000134=" + msgSeqNum + "\u000152=" + now() + "\u0001"
             + fields;
+    }
+
+    /** The time now as a UTCTimestamp: the gateway checks SendingTime (52) against its clock (FIX 4.4 test case 2j). */
+    static String now() {
+        return TIMESTAMP.format(java.time.Instant.now());
     }
 
     void send(final String msgType, final String fields) throws IOException {

@@ -126,7 +126,7 @@ class GatewayBadInputTest {
             try (Socket s = new Socket("127.0.0.1", exchange.port)) {
                 s.setSoTimeout(15_000);
                 s.getOutputStream().write(FixText.whole("35=A\u000149=MALLORY\u000156=CHRONEX\u000134=1\u0001"
-                    + "52=20261122-10:00:00.000\u000198=0\u0001108=" + interval + "\u0001141=Y\u0001"));
+                    + "52=" + FixText.now() + "\u000198=0\u0001108=" + interval + "\u0001141=Y\u0001"));
                 final String answer = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.ISO_8859_1);
                 assertTrue(answer.contains("\u000135=5\u0001") && answer.contains("58=HeartBtInt (108) must be 1..300 seconds"),
                     "HeartBtInt=" + interval + " answered: " + answer);

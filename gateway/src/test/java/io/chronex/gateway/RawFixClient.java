@@ -80,7 +80,7 @@ final class RawFixClient implements AutoCloseable {
     /** Queues a message with our next MsgSeqNum (written at {@link #flush} or when the buffer fills). */
     void send(final String msgType, final String fields) throws IOException {
         final String body = "35=" + msgType + "\u000149=" + sender + "\u000156=CHRONEX\u000134=" + (nextOut++)
-            + "\u000152=20261123-10:00:00.000\u0001" + fields;
+            + "\u000152=" + FixText.now() + "\u0001" + fields;
         out.write(FixText.whole(body));
     }
 

@@ -6,13 +6,22 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A reusable FIX 4.4 tag=value decoder over an Agrona buffer. {@link #frame} finds where a message
- * ends in a byte stream; {@link #decode} checks one framed message (field syntax, order of the
- * first three fields, BodyLength, CheckSum, required header fields, repeated tags) and indexes its
- * fields, so accessors are O(1) for tags below 1024. Nothing here allocates except
- * {@link #stringValue} (for logs and replies to bad input), and nothing throws on any input.
+ * ends in a byte stream; {@link #decode} checks one framed message (first the frame: 8, 9, 35 first,
+ * BodyLength, CheckSum, BeginString; then field syntax, required header fields, repeated tags) and
+ * indexes its fields, so accessors are O(1) for tags below 1024. Nothing here allocates except
+ * {@link #stringValue} and the text of a garbled message (for logs and replies to bad input), and
+ * nothing throws on any input.
  */
 public final class FixDecoder {
     public static final int OK = -1;
+    /**
+     * {@link #decode}: a garbled message (FIX 4.4 Volume 2: 8, 9 and 35 not the first three fields, a wrong BodyLength,
+     * a wrong CheckSum or one that is not the last field). The specification says to ignore it: no answer, and its
+     * MsgSeqNum is not counted, so the next good message shows the gap and the resend brings it again.
+     */
+    public static final int GARBLED = -2;
+    /** {@link #decode}: a well-framed message of another FIX version: answered with a Logout, then the connection closes. */
+    public static final int WRONG_BEGIN_STRING = -3;
     /** {@link #frame}: these bytes cannot start a FIX.4.4 message. */
     public static final int FRAME_GARBAGE = -1;
     /** {@link #frame}: the message declares itself longer than allowed. */
@@ -34,6 +43,11 @@ public final class FixDecoder {
 
     private static final byte SOH = 1;
     private static final byte[] BEGIN = "8=FIX.4.4\u00019=".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] BEGIN_STRING = "FIX.4.4".getBytes(StandardCharsets.US_ASCII);
+    /** What a message can start with: garbage before it is skipped up to here (see {@link #garbageLength}). */
+    private static final byte[] MESSAGE_START = "8=FIX".getBytes(StandardCharsets.US_ASCII);
+    /** A BeginString value longer than this is not one ("FIXT.1.1" is the longest there is). */
+    private static final int MAX_BEGIN_STRING = 16;
     /** "10=ddd<SOH>", the CheckSum field that ends every message. */
     private static final int CHECKSUM_FIELD_LENGTH = 7;
     /** "<SOH>10=ddd<SOH>": the previous field's SOH and the CheckSum field, how the end of a message is found. */
@@ -73,52 +87,28 @@ public final class FixDecoder {
     private int msgType;
     private long msgSeqNum;
     private int rejectRefTag;
-    /** Where the CheckSum field starts in the message being decoded, -1 when it has none. */
-    private int checksumFieldStart;
+    /** Whether BeginString was FIX.4.4. */
+    private boolean fix44;
     private final StringBuilder rejectText = new StringBuilder(128);
 
     /**
-     * Looks for one whole message at the start of [offset, offset + length): "8=FIX.4.4", a
-     * BodyLength, and everything up to the CheckSum field.
+     * Looks for one whole message at the start of [offset, offset + length): "8=" and everything up
+     * to the first CheckSum field ("&lt;SOH&gt;10=ddd&lt;SOH&gt;"), whatever the BeginString and BodyLength say:
+     * a message with a wrong BodyLength or of another FIX version is then answered as the
+     * specification says (ignored as garbled, or a Logout), never a lost stream.
      *
-     * @return its total length; 0 when more bytes are needed; {@link #FRAME_GARBAGE} or {@link #FRAME_TOO_LONG}
+     * @return its total length; 0 when more bytes are needed; {@link #FRAME_GARBAGE} (these bytes cannot start a
+     * message: see {@link #garbageLength}) or {@link #FRAME_TOO_LONG}
      */
     public static int frame(final DirectBuffer buf, final int offset, final int length, final int maxMessageLength) {
-        final int prefix = Math.min(length, BEGIN.length);
-        for (int i = 0; i < prefix; i++) {
-            if (buf.getByte(offset + i) != BEGIN[i]) {
-                return FRAME_GARBAGE;
-            }
-        }
-        if (length <= BEGIN.length) {
-            return 0;
-        }
-        int position = offset + BEGIN.length;
-        final int end = offset + length;
-        long bodyLength = 0;
-        int digits = 0;
-        while (true) {
-            if (position >= end) {
-                return 0;
-            }
-            final byte b = buf.getByte(position++);
-            if (b == SOH) {
-                break;
-            }
-            if (b < '0' || b > '9' || ++digits > 7) {
-                return FRAME_GARBAGE;
-            }
-            bodyLength = bodyLength * 10 + (b - '0');
-        }
-        if (digits == 0 || bodyLength == 0) {
+        if (length >= 1 && buf.getByte(offset) != '8' || length >= 2 && buf.getByte(offset + 1) != '=') {
             return FRAME_GARBAGE;
         }
-        if ((position - offset) + bodyLength + CHECKSUM_FIELD_LENGTH > maxMessageLength) {
+        final int end = offset + length;
+        if (declaredLength(buf, offset, end) > maxMessageLength) {
             return FRAME_TOO_LONG;
         }
-        // The message ends at the first "<SOH>10=ddd<SOH>" (no other field has tag 10), wherever
-        // BodyLength says: a wrong BodyLength is then a rejectable message, not a lost stream.
-        for (int i = position - 1; i + TRAILER_LENGTH <= end; i++) {
+        for (int i = offset + 2; i + TRAILER_LENGTH <= end; i++) {
             if (buf.getByte(i) == SOH && buf.getByte(i + 1) == '1' && buf.getByte(i + 2) == '0' && buf.getByte(i + 3) == '='
                 && buf.getByte(i + TRAILER_LENGTH - 1) == SOH) {
                 return i + TRAILER_LENGTH - offset;
@@ -130,6 +120,49 @@ public final class FixDecoder {
         return end - offset >= maxMessageLength ? FRAME_TOO_LONG : 0;
     }
 
+    /** The whole length a "8=FIX.4.4&lt;SOH&gt;9=n&lt;SOH&gt;" start announces, so a huge one is refused before it is read; else -1. */
+    private static long declaredLength(final DirectBuffer buf, final int offset, final int end) {
+        if (end - offset <= BEGIN.length) {
+            return -1;
+        }
+        for (int i = 0; i < BEGIN.length; i++) {
+            if (buf.getByte(offset + i) != BEGIN[i]) {
+                return -1;
+            }
+        }
+        long bodyLength = 0;
+        int digits = 0;
+        for (int position = offset + BEGIN.length; position < end; position++) {
+            final byte b = buf.getByte(position);
+            if (b == SOH) {
+                return digits == 0 ? -1 : (position + 1 - offset) + bodyLength + CHECKSUM_FIELD_LENGTH;
+            }
+            if (b < '0' || b > '9' || ++digits > 7) {
+                return -1;
+            }
+            bodyLength = bodyLength * 10 + (b - '0');
+        }
+        return -1;
+    }
+
+    /**
+     * How many bytes at the start of [offset, offset + length) to drop so that the next possible message ("8=FIX")
+     * comes first: garbage between messages on a logged-on session is skipped, as the specification treats it.
+     */
+    public static int garbageLength(final DirectBuffer buf, final int offset, final int length) {
+        for (int i = 1; i < length; i++) {
+            final int compare = Math.min(MESSAGE_START.length, length - i);
+            int matched = 0;
+            while (matched < compare && buf.getByte(offset + i + matched) == MESSAGE_START[matched]) {
+                matched++;
+            }
+            if (matched == compare) {
+                return i;
+            }
+        }
+        return length;
+    }
+
     /**
      * Checks and indexes one framed message.
      *
@@ -139,13 +172,17 @@ public final class FixDecoder {
      */
     public int decode(final DirectBuffer buf, final int offset, final int length) {
         begin(buf);
-        final int fields = indexFields(buf, offset, offset + length);
-        if (fields != OK) {
-            return fields;
-        }
-        final int frame = checkFrame(buf, offset);
+        final int frame = checkFrame(buf, offset, offset + length);
         if (frame != OK) {
             return frame;
+        }
+        final int fields = indexFields(buf, offset, offset + length);
+        if (!fix44) {
+            // Checked after the fields are read, so the Logout that answers it can name the CompIDs.
+            return reject(WRONG_BEGIN_STRING, FixTags.BEGIN_STRING, "BeginString (8) must be FIX.4.4");
+        }
+        if (fields != OK) {
+            return fields;
         }
         return checkHeader();
     }
@@ -157,7 +194,7 @@ public final class FixDecoder {
         msgSeqNum = -1;
         rejectRefTag = 0;
         rejectText.setLength(0);
-        checksumFieldStart = -1;
+        fix44 = false;
         if (++generation == 0) {
             java.util.Arrays.fill(generationByTag, 0);
             generation = 1;
@@ -168,7 +205,6 @@ public final class FixDecoder {
     private int indexFields(final DirectBuffer buf, final int offset, final int end) {
         int position = offset;
         while (position < end) {
-            final int fieldStart = position;
             int tag = 0;
             int tagDigits = 0;
             byte b = 0;
@@ -197,9 +233,6 @@ public final class FixDecoder {
             if (field != OK) {
                 return field;
             }
-            if (tag == FixTags.CHECK_SUM) {
-                checksumFieldStart = fieldStart;
-            }
             index(tag, valueStart, valueLength);
             noteHeaderField(buf, tag, valueStart, valueLength);
         }
@@ -217,7 +250,7 @@ public final class FixDecoder {
             return reject(TAG_REPEATED, tag, "tag " + tag + " appears more than once");
         }
         if (tag == FixTags.CHECK_SUM && !last) {
-            return reject(TAG_OUT_OF_ORDER, tag, "CheckSum (10) is not the last field");
+            return reject(GARBLED, tag, "CheckSum (10) is not the last field");
         }
         return OK;
     }
@@ -232,41 +265,79 @@ public final class FixDecoder {
         }
     }
 
-    /** The frame around the body: the first three fields in order, then BodyLength and CheckSum that add up. */
-    private int checkFrame(final DirectBuffer buf, final int offset) {
-        if (fieldCount < 4 || tags[0] != FixTags.BEGIN_STRING || tags[1] != FixTags.BODY_LENGTH || tags[2] != FixTags.MSG_TYPE) {
-            return reject(TAG_OUT_OF_ORDER, fieldCount > 2 ? tags[Math.min(2, fieldCount - 1)] : 0,
-                "a message starts with BeginString (8), BodyLength (9) and MsgType (35), in that order");
+    /**
+     * The frame, read from the bytes before any field is indexed: BeginString, BodyLength and MsgType first, in that
+     * order, a BodyLength that counts the body exactly and a CheckSum (the last field) that adds up. Any of these wrong
+     * makes the message garbled ({@link #GARBLED}).
+     */
+    private int checkFrame(final DirectBuffer buf, final int offset, final int end) {
+        if (end - offset < 2 || buf.getByte(offset) != '8' || buf.getByte(offset + 1) != '=') {
+            return reject(GARBLED, FixTags.BEGIN_STRING, "BeginString (8) is not the first field");
         }
-        if (checksumFieldStart < 0) {
-            return reject(REQUIRED_TAG_MISSING, FixTags.CHECK_SUM, "CheckSum (10) is missing");
+        int position = offset + 2;
+        while (position < end && position - offset <= MAX_BEGIN_STRING + 2 && buf.getByte(position) != SOH) {
+            position++;
         }
-        final long declaredBody = longValue(FixTags.BODY_LENGTH);
-        final int bodyStart = offsets[1] + lengths[1] + 1;
-        if (declaredBody != checksumFieldStart - bodyStart) {
-            return reject(OTHER, FixTags.BODY_LENGTH, "BodyLength is " + declaredBody + " but the body has "
-                + (checksumFieldStart - bodyStart) + " bytes");
+        if (position >= end || buf.getByte(position) != SOH || position == offset + 2) {
+            return reject(GARBLED, FixTags.BEGIN_STRING, "BeginString (8) is not a FIX version");
         }
-        return checkSum(buf, offset);
+        fix44 = position - (offset + 2) == BEGIN_STRING.length && bytesEqual(buf, offset + 2, BEGIN_STRING);
+        position++;
+        if (end - position < 3 || buf.getByte(position) != '9' || buf.getByte(position + 1) != '=') {
+            return reject(GARBLED, FixTags.BODY_LENGTH, "BodyLength (9) is not the second field");
+        }
+        position += 2;
+        long declaredBody = 0;
+        int digits = 0;
+        while (position < end && buf.getByte(position) != SOH) {
+            final byte b = buf.getByte(position++);
+            if (b < '0' || b > '9' || ++digits > 7) {
+                return reject(GARBLED, FixTags.BODY_LENGTH, "BodyLength (9) is not a whole number");
+            }
+            declaredBody = declaredBody * 10 + (b - '0');
+        }
+        final int bodyStart = position + 1;
+        if (digits == 0 || end - bodyStart < 4 || buf.getByte(bodyStart) != '3' || buf.getByte(bodyStart + 1) != '5'
+            || buf.getByte(bodyStart + 2) != '=') {
+            return reject(GARBLED, FixTags.MSG_TYPE, "MsgType (35) is not the third field");
+        }
+        final int checksumStart = end - CHECKSUM_FIELD_LENGTH;
+        if (checksumStart <= bodyStart || buf.getByte(checksumStart - 1) != SOH || buf.getByte(checksumStart) != '1'
+            || buf.getByte(checksumStart + 1) != '0' || buf.getByte(checksumStart + 2) != '=' || buf.getByte(end - 1) != SOH) {
+            return reject(GARBLED, FixTags.CHECK_SUM, "the message does not end with a CheckSum (10) field of 3 digits");
+        }
+        if (declaredBody != checksumStart - bodyStart) {
+            return reject(GARBLED, FixTags.BODY_LENGTH, "BodyLength is " + declaredBody + " but the body has "
+                + (checksumStart - bodyStart) + " bytes");
+        }
+        return checkSum(buf, offset, checksumStart);
     }
 
-    private int checkSum(final DirectBuffer buf, final int offset) {
-        final int checksumOffset = valueOffset(FixTags.CHECK_SUM);
-        int declaredSum = -1;
-        if (valueLength(FixTags.CHECK_SUM) == 3) {
-            final long sum = parseLong(checksumOffset, 3);
-            declaredSum = sum == Long.MIN_VALUE ? -1 : (int) sum;
+    private int checkSum(final DirectBuffer buf, final int offset, final int checksumStart) {
+        int declared = 0;
+        for (int i = checksumStart + 3; i < checksumStart + 6; i++) {
+            final byte b = buf.getByte(i);
+            declared = b < '0' || b > '9' || declared < 0 ? -1 : declared * 10 + (b - '0');
         }
         int sum = 0;
-        for (int i = offset; i < checksumFieldStart; i++) {
+        for (int i = offset; i < checksumStart; i++) {
             sum += buf.getByte(i) & 0xFF;
         }
         sum &= 0xFF;
-        if (declaredSum != sum) {
-            return reject(OTHER, FixTags.CHECK_SUM, "CheckSum is " + stringValue(FixTags.CHECK_SUM) + ", computed "
-                + (sum < 10 ? "00" : sum < 100 ? "0" : "") + sum);
+        if (declared != sum) {
+            return reject(GARBLED, FixTags.CHECK_SUM, "CheckSum is " + buf.getStringWithoutLengthAscii(checksumStart + 3, 3)
+                + ", computed " + (sum < 10 ? "00" : sum < 100 ? "0" : "") + sum);
         }
         return OK;
+    }
+
+    private static boolean bytesEqual(final DirectBuffer buf, final int offset, final byte[] ascii) {
+        for (int i = 0; i < ascii.length; i++) {
+            if (buf.getByte(offset + i) != ascii[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The header fields every message needs, in the order their rejects are reported. */
@@ -280,10 +351,12 @@ public final class FixDecoder {
         if (!has(FixTags.TARGET_COMP_ID)) {
             return reject(REQUIRED_TAG_MISSING, FixTags.TARGET_COMP_ID, "TargetCompID (56) is missing");
         }
-        if (!has(FixTags.MSG_SEQ_NUM)) {
+        // A SequenceReset in reset mode is applied whatever its MsgSeqNum: the specification says to ignore it.
+        final boolean sequenceReset = msgType == FixMsgTypes.SEQUENCE_RESET && charValue(FixTags.GAP_FILL_FLAG) != 'Y';
+        if (!sequenceReset && !has(FixTags.MSG_SEQ_NUM)) {
             return reject(REQUIRED_TAG_MISSING, FixTags.MSG_SEQ_NUM, "MsgSeqNum (34) is missing");
         }
-        if (msgSeqNum < 1) {
+        if (!sequenceReset && msgSeqNum < 1) {
             return reject(INCORRECT_DATA_FORMAT, FixTags.MSG_SEQ_NUM, "MsgSeqNum (34) is not a positive whole number");
         }
         if (!has(FixTags.SENDING_TIME)) {

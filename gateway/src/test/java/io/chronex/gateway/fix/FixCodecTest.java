@@ -118,22 +118,49 @@ class FixCodecTest {
         assertEquals(6, decode(message("35=D|49=A|56=CHRONEX|34=x|52=20261122-10:31:07|")));
         assertEquals(6, decode(message("35=D|49=A|56=CHRONEX|34=3|52=2026-11-22 10:31|")));
         assertEquals(11, decode(message("35=DDD|49=A|56=CHRONEX|34=3|52=20261122-10:31:07|")));
-        assertEquals(14, decode(message("49=A|35=D|56=CHRONEX|34=3|52=20261122-10:31:07|")));
-        // CheckSum and BodyLength
+    }
+
+    /** FIX 4.4 Volume 2, "what constitutes a garbled message": each is GARBLED (ignored, not counted), not rejected. */
+    @Test
+    void garbledMessagesAreToldApartFromInvalidOnes() {
+        assertEquals(FixDecoder.GARBLED, decode(message("49=A|35=D|56=CHRONEX|34=3|52=20261122-10:31:07|")), "MsgType not third");
+        assertEquals(35, decoder.rejectRefTag());
         final String good = message(HEADER);
         final String badSum = good.substring(0, good.length() - 4) + (good.charAt(good.length() - 2) == '9' ? "000" : "999") + "\u0001";
-        assertEquals(99, decode(badSum));
+        assertEquals(FixDecoder.GARBLED, decode(badSum));
         assertEquals(10, decoder.rejectRefTag());
-        assertEquals(7, decoder.msgSeqNum(), "the sequence number is known even so, for the Reject");
         final String badLength = good.replaceFirst("9=\\d+", "9=12");
         final UnsafeBuffer b = text(badLength);
         assertEquals(b.capacity(), FixDecoder.frame(b, 0, b.capacity(), 4096), "framed on the CheckSum field");
-        assertEquals(99, decoder.decode(b, 0, b.capacity()));
+        assertEquals(FixDecoder.GARBLED, decoder.decode(b, 0, b.capacity()));
         assertEquals(9, decoder.rejectRefTag());
+        final String noBodyLength = good.replaceFirst("9=\\d+\u0001", "");
+        assertEquals(FixDecoder.GARBLED, decode(noBodyLength), "BodyLength not second");
+        final String lateBodyLength = noBodyLength.replaceFirst("35=D\u0001", "35=D\u00019=50\u0001");
+        assertEquals(FixDecoder.GARBLED, decode(lateBodyLength), "8, 9, 35 out of order");
+        final String checkSumLetters = good.substring(0, good.length() - 4) + "1a2\u0001";
+        assertEquals(FixDecoder.GARBLED, decode(checkSumLetters));
+        final String fix42 = message(HEADER).replace("FIX.4.4", "FIX.4.2");
+        final String fix42Summed = message(HEADER).replace("FIX.4.4", "FIX.4.2").substring(0, fix42.length() - 4)
+            + String.format("%03d", sum(fix42.substring(0, fix42.length() - 7))) + "\u0001";
+        assertEquals(FixDecoder.WRONG_BEGIN_STRING, decode(fix42Summed));
+        assertEquals("ALICE", decoder.stringValue(FixTags.SENDER_COMP_ID), "read, for the Logout that answers it");
+        assertEquals(FixDecoder.OK, decode(message("35=4|49=A|56=CHRONEX|52=20261122-10:31:07|36=9|")),
+            "a SequenceReset in reset mode needs no MsgSeqNum: it is applied whatever that is");
+        assertEquals(FixDecoder.OK, decode(message("35=4|49=A|56=CHRONEX|34=0|52=20261122-10:31:07|36=9|")));
+        assertEquals(1, decode(message("35=4|49=A|56=CHRONEX|52=20261122-10:31:07|123=Y|36=9|")), "a gap fill does");
+    }
+
+    private static int sum(final String text) {
+        int sum = 0;
+        for (final char c : text.toCharArray()) {
+            sum += c;
+        }
+        return sum & 0xFF;
     }
 
     @Test
-    void framingWaitsForWholeMessagesAndRefusesGarbage() {
+    void framingWaitsForWholeMessagesAndFindsTheNextAfterGarbage() {
         final String one = message(HEADER + "11=X|");
         final UnsafeBuffer b = text(one + one);
         for (int i = 0; i < one.length(); i++) {
@@ -142,8 +169,12 @@ class FixCodecTest {
         assertEquals(one.length(), FixDecoder.frame(b, 0, one.length(), 4096));
         assertEquals(one.length(), FixDecoder.frame(b, one.length(), one.length(), 4096));
         assertEquals(FixDecoder.FRAME_GARBAGE, FixDecoder.frame(text("GET / HTTP/1.1"), 0, 14, 4096));
-        assertEquals(FixDecoder.FRAME_GARBAGE, FixDecoder.frame(text("8=FIX.4.2|9=5|"), 0, 14, 4096));
-        assertEquals(FixDecoder.FRAME_GARBAGE, FixDecoder.frame(text("8=FIX.4.4|9=x|"), 0, 14, 4096));
+        assertEquals(0, FixDecoder.frame(text("8=FIX.4.2|9=5|"), 0, 14, 4096), "another version is framed, then answered");
+        assertEquals(0, FixDecoder.frame(text("8=FIX.4.4|9=x|"), 0, 14, 4096), "framed on its CheckSum, then found garbled");
+        final UnsafeBuffer junk = text("xx|8=FIX.4.4|");
+        assertEquals(3, FixDecoder.garbageLength(junk, 0, junk.capacity()));
+        assertEquals(3, FixDecoder.garbageLength(text("abc8=F"), 0, 6), "a message may start in the bytes still to come");
+        assertEquals(4, FixDecoder.garbageLength(text("abcd"), 0, 4));
         assertEquals(FixDecoder.FRAME_TOO_LONG, FixDecoder.frame(text("8=FIX.4.4|9=99999|"), 0, 18, 4096));
         assertEquals(FixDecoder.FRAME_TOO_LONG, FixDecoder.frame(b, 0, b.capacity(), 40), "no CheckSum within the limit");
     }

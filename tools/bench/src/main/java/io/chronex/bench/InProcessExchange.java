@@ -106,7 +106,7 @@ public final class InProcessExchange implements AutoCloseable {
 
     private FixEncoder header(final int msgType) {
         return encoder.start(0, msgType).addAscii(FixTags.SENDER_COMP_ID, sender).addAscii(FixTags.TARGET_COMP_ID, target)
-            .addLong(FixTags.MSG_SEQ_NUM, seq++).addUtcTimestamp(FixTags.SENDING_TIME, 1_795_349_467_123L);
+            .addLong(FixTags.MSG_SEQ_NUM, seq++).addUtcTimestamp(FixTags.SENDING_TIME, System.currentTimeMillis());
     }
 
     private void send() throws Exception {
