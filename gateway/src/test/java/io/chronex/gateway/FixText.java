@@ -147,7 +147,8 @@ final class FixText implements AutoCloseable {
         }
     }
 
-    private Fields next() throws IOException {
+    /** The next message, whatever its type. */
+    Fields next() throws IOException {
         final byte[] buffer = new byte[4096];
         while (true) {
             final int end = received.indexOf("\u000110=");

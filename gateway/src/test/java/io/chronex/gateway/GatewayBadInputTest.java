@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Bad input on the gateway's port, from raw sockets, while a QuickFIX/J client keeps trading:
- * garbage, truncated and oversized messages, wrong CheckSum and BodyLength, missing tags, unknown
+ * garbage, truncated and oversized messages, missing tags, unknown
  * message types, and thousands of connects and disconnects. Each gets the answer the FIX spec
  * gives (a session Reject with the right reason, or the connection cut); the good session never
  * notices, and the gateway's heap stays flat.
@@ -82,8 +82,8 @@ class GatewayBadInputTest {
         final StringBuilder huge = new StringBuilder("8=FIX.4.4\u00019=5000\u000135=A\u0001");
         huge.append("58=").append("x".repeat(6000)).append('\u0001');
         assertEquals(tooLong, cutOff(huge.toString().getBytes(StandardCharsets.US_ASCII)), "a message longer than maxMessageLength");
-        assertEquals("bytes that are not a FIX.4.4 message",
-            cutOff("8=FIX.4.2\u00019=5\u000135=0\u000110=000\u0001".getBytes(StandardCharsets.US_ASCII)), "wrong BeginString");
+        assertTrue(cutOff("8=FIX.4.4\u00019=5\u000135=0\u000110=000\u0001".getBytes(StandardCharsets.US_ASCII))
+            .startsWith("first message malformed: CheckSum is 000"), "a garbled first message is no Logon");
         // Truncated: half a Logon, then silence: nothing to judge yet, so cut at the logon timeout.
         final byte[] logon = FixText.logon("MALLORY", 1);
         assertEquals("no Logon within 2 s", cutOff(java.util.Arrays.copyOf(logon, logon.length / 2)), "half a logon then nothing");
@@ -142,12 +142,7 @@ class GatewayBadInputTest {
     @Test
     void malformedMessagesInASessionGetTheRightSessionReject() throws Exception {
         try (FixText mallory = FixText.logOn(exchange.port, "MALLORY")) {
-            // wrong CheckSum
-            mallory.sendRaw(FixText.withChecksum(mallory.body("0", ""), "000"));
-            assertEquals("99", mallory.expect("3").get(373));
-            // wrong BodyLength
-            mallory.sendRaw(FixText.withBodyLength(mallory.body("0", ""), 3));
-            assertEquals("99", mallory.expect("3").get(373));
+            // (a wrong CheckSum or BodyLength is garbled: ignored, see GatewaySessionConformanceTest)
             // required tag missing (NewOrderSingle without Symbol)
             mallory.send("D", "11=M1\u000154=1\u000138=1\u000140=2\u000144=100\u000160=20261122-10:00:00\u0001");
             final FixText.Fields missing = mallory.expect("3");

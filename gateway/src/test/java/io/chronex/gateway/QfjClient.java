@@ -31,6 +31,8 @@ final class QfjClient implements Application, AutoCloseable {
     private final SocketInitiator initiator;
     private final String password;
     volatile boolean loggedOn;
+    /** Added to the SendingTime (52) of every message sent from now on: a client whose clock is off. */
+    volatile long sendingTimeSkewMillis;
 
     QfjClient(final String sender, final String password, final int port, final boolean resetOnLogon) throws Exception {
         this.password = password;
@@ -106,6 +108,7 @@ final class QfjClient implements Application, AutoCloseable {
 
     @Override
     public void toAdmin(final Message message, final SessionID id) {
+        skew(message);
         try {
             if (password != null && MsgType.LOGON.equals(message.getHeader().getString(MsgType.FIELD))) {
                 message.setString(Password.FIELD, password);
@@ -129,6 +132,15 @@ final class QfjClient implements Application, AutoCloseable {
 
     @Override
     public void toApp(final Message message, final SessionID id) {
+        skew(message);
+    }
+
+    private void skew(final Message message) {
+        final long skew = sendingTimeSkewMillis;
+        if (skew != 0) {
+            message.getHeader().setUtcTimeStamp(quickfix.field.SendingTime.FIELD,
+                java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).plusNanos(skew * 1_000_000L), true);
+        }
     }
 
     @Override
