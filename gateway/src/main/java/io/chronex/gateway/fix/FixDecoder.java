@@ -90,6 +90,20 @@ public final class FixDecoder {
     /** Whether BeginString was FIX.4.4. */
     private boolean fix44;
     private final StringBuilder rejectText = new StringBuilder(128);
+    private final boolean repeatedTagsAllowed;
+
+    /** A decoder that refuses any repeated tag (13): without a dictionary it cannot tell a repeating group's members. */
+    public FixDecoder() {
+        this(false);
+    }
+
+    /**
+     * @param repeatedTagsAllowed true leaves repeated tags to a dictionary check ({@link FixValidator}, which knows
+     *        repeating groups, whose instances repeat their members' tags); accessors by tag then see a tag's first occurrence
+     */
+    public FixDecoder(final boolean repeatedTagsAllowed) {
+        this.repeatedTagsAllowed = repeatedTagsAllowed;
+    }
 
     /**
      * Looks for one whole message at the start of [offset, offset + length): "8=" and everything up
@@ -233,8 +247,8 @@ public final class FixDecoder {
             if (field != OK) {
                 return field;
             }
-            index(tag, valueStart, valueLength);
             noteHeaderField(buf, tag, valueStart, valueLength);
+            index(tag, valueStart, valueLength);
         }
         return OK;
     }
@@ -246,7 +260,7 @@ public final class FixDecoder {
         if (fieldCount == MAX_FIELDS) {
             return reject(OTHER, tag, "more than " + MAX_FIELDS + " fields");
         }
-        if (find(tag) >= 0) {
+        if (!repeatedTagsAllowed && find(tag) >= 0) {
             return reject(TAG_REPEATED, tag, "tag " + tag + " appears more than once");
         }
         if (tag == FixTags.CHECK_SUM && !last) {
@@ -255,12 +269,12 @@ public final class FixDecoder {
         return OK;
     }
 
-    /** Keeps MsgSeqNum and MsgType as read, so a reject can still name them. */
+    /** Keeps MsgSeqNum and MsgType as read (the first of repeats, when allowed), so a reject can still name them. */
     private void noteHeaderField(final DirectBuffer buf, final int tag, final int valueStart, final int valueLength) {
-        if (tag == FixTags.MSG_SEQ_NUM) {
+        if (tag == FixTags.MSG_SEQ_NUM && find(tag) < 0) {
             final long seq = parseLong(valueStart, valueLength);
             msgSeqNum = seq > 0 && seq != Long.MIN_VALUE ? seq : -1;
-        } else if (tag == FixTags.MSG_TYPE && valueLength <= 2) {
+        } else if (tag == FixTags.MSG_TYPE && valueLength <= 2 && find(tag) < 0) {
             msgType = buf.getByte(valueStart) & 0xFF | (valueLength == 2 ? (buf.getByte(valueStart + 1) & 0xFF) << 8 : 0);
         }
     }
@@ -379,7 +393,7 @@ public final class FixDecoder {
         tags[fieldCount] = tag;
         offsets[fieldCount] = valueOffset;
         lengths[fieldCount] = valueLength;
-        if (tag < DIRECT_TAGS) {
+        if (tag < DIRECT_TAGS && generationByTag[tag] != generation) {
             slotByTag[tag] = fieldCount;
             generationByTag[tag] = generation;
         }
