@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.fix.FixValidator;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
 
@@ -80,6 +81,8 @@ final class FixSession {
     long sendingTimeToleranceMillis = GatewayConfig.DEFAULT_SENDING_TIME_TOLERANCE_SECONDS * 1000L;
     /** Garbled messages ignored on this connection (the first few are logged). */
     int garbled;
+    /** Every message in sequence, and the Logon, checked against the FIX 4.4 dictionary; null: not checked (unit tests of other rules). */
+    FixValidator validator;
 
     FixSession(final GatewayConfig.Session config, final String compId, final SessionStateFile state, final ResendIndex sent) {
         this.config = config;
@@ -216,6 +219,12 @@ final class FixSession {
         }
         if (!sendingTimeAccurate(logon, nowEpochMillis)) {
             return sendingTimeProblem(logon, nowEpochMillis);
+        }
+        if (validator != null) {
+            final int problem = validator.validate(logon);
+            if (problem != FixDecoder.OK) {
+                return "invalid Logon: " + validator.text() + " (SessionRejectReason " + problem + ", tag " + validator.refTag() + ")";
+            }
         }
         return null;
     }
@@ -374,6 +383,15 @@ final class FixSession {
 
     /** A message with the expected MsgSeqNum: handled, and the next one is expected. */
     private void onInSequence(final FixDecoder message, final int msgType, final long seq, final long expected) {
+        if (validator != null) {
+            // FIX 4.4 test case 14: a message with an invalid field is rejected with the reason, and its number used up.
+            final int problem = validator.validate(message);
+            if (problem != FixDecoder.OK) {
+                proxy.reject(this, seq, validator.refTag(), msgType, problem, validator.text());
+                expectedInbound(expected + 1);
+                return;
+            }
+        }
         switch (msgType) {
             case FixMsgTypes.NEW_ORDER_SINGLE, FixMsgTypes.ORDER_CANCEL_REQUEST, FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST,
                 FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> application.onOrderEntry(this, message, msgType, seq);

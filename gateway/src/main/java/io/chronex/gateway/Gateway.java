@@ -1,8 +1,10 @@
 package io.chronex.gateway;
 
 import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixDictionary;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
+import io.chronex.gateway.fix.FixValidator;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
@@ -45,6 +47,14 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private static final int RETURN_BYTES = 32;
     /** Garbled messages logged per connection; beyond that they are only counted. */
     private static final int GARBLED_LOGGED = 20;
+    /** The tags the gateway reads from its clients: their values are checked even with validateUnusedFields off. */
+    private static final int[] READ_TAGS = {
+        FixTags.SENDER_COMP_ID, FixTags.TARGET_COMP_ID, FixTags.MSG_SEQ_NUM, FixTags.SENDING_TIME, FixTags.POSS_DUP_FLAG,
+        FixTags.ORIG_SENDING_TIME, FixTags.HEART_BT_INT, FixTags.RESET_SEQ_NUM_FLAG, FixTags.PASSWORD, FixTags.TEST_REQ_ID,
+        FixTags.BEGIN_SEQ_NO, FixTags.END_SEQ_NO, FixTags.GAP_FILL_FLAG, FixTags.NEW_SEQ_NO, FixTags.CL_ORD_ID,
+        FixTags.ORIG_CL_ORD_ID, FixTags.ACCOUNT, FixTags.SYMBOL, FixTags.SIDE, FixTags.ORDER_QTY, FixTags.ORD_TYPE, FixTags.PRICE,
+        FixTags.TIME_IN_FORCE, FixTags.EXEC_INST, FixTags.TRANSACT_TIME, FixTags.MASS_CANCEL_REQUEST_TYPE,
+    };
 
     private final int gatewayId;
     private final List<FixSession> sessions = new ArrayList<>();
@@ -67,7 +77,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final OutboxSessionProxy proxy;
     private final CommandJournal journal;
     private final EventsToReports eventsToReports;
-    private final FixDecoder decoder = new FixDecoder();
+    /** Repeated tags are left to the dictionary check, which knows the repeating groups whose instances repeat them. */
+    private final FixDecoder decoder = new FixDecoder(true);
     private long nextTimerNanos;
     /** The filesystem under the data directory: one guard, as the gateway writes from its one thread only. */
     private final StorageGuard storage;
@@ -96,11 +107,13 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         // Looked at before opening creates it: a missing file must not pass for a new gateway's.
         final boolean stateExisted = Files.exists(stateFile) && Files.size(stateFile) > 0;
         this.state = new SessionStateFile(stateFile);
+        final FixValidator validator = new FixValidator(FixDictionary.fix44(), config.validateUnusedFields(), READ_TAGS);
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
             final int slot = state.slot(s.senderCompId());
             final FixSession session = new FixSession(s, config.compId(), state,
                 new ResendIndex(data.gatewayDir(gatewayId).resolve("resend-" + slot + ".index")));
             session.sendingTimeToleranceMillis = config.sendingTimeToleranceSeconds() * 1000L;
+            session.validator = validator;
             sessions.add(session);
             sessionsByAccount.put(s.account(), session);
         }

@@ -38,7 +38,7 @@ class FixSessionTest {
 
     private final List<String> sent = new ArrayList<>();
     private final List<String> application = new ArrayList<>();
-    private final FixDecoder decoder = new FixDecoder();
+    private final FixDecoder decoder = new FixDecoder(true);
     private SessionStateFile state;
     private ResendIndex resendIndex;
     private FixSession session;
@@ -386,6 +386,39 @@ class FixSessionTest {
         assertEquals(List.of("order D 2"), application);
         message(5, "A", "98=0\u0001108=20\u0001141=Y\u0001");
         assertEquals("logout a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1", last());
+    }
+
+    /**
+     * 14a-j: a message in sequence with an invalid field gets the Reject FIX 4.4 names for it, with RefTagID, RefMsgType
+     * and RefSeqNum, and uses up its number; nothing reaches the application. The fields need not be ones the exchange uses.
+     */
+    @Test
+    void invalidFieldsGetTheRejectTheSpecificationNames() {
+        session.validator = new io.chronex.gateway.fix.FixValidator(io.chronex.gateway.fix.FixDictionary.fix44(), true, new int[0]);
+        logon("", 1, 30);
+        sent.clear();
+        final String order = "11=A1\u000155=ACME\u000154=1\u000160=20261123-10:00:00\u000138=1\u000140=2\u000144=10\u0001";
+        message(2, "D", order + "999=x\u0001");
+        message(3, "0", "55=ACME\u0001");
+        message(4, "D", order + "21=7\u0001");
+        message(5, "D", order + "126=20261301-10:00:00\u0001");
+        message(6, "D", order + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001");
+        message(7, "D", order + "453=1\u0001447=D\u0001448=P1\u0001452=1\u0001");
+        message(8, "D", order + "43=N\u0001");
+        message(9, "D", "11=A2\u000155=ACME\u000154=1\u000138=1\u000140=2\u0001");
+        assertEquals(List.of(
+            "reject ref=2 tag=999 type=D reason=0 tag 999 is not defined in FIX 4.4",
+            "reject ref=3 tag=55 type=0 reason=2 Symbol (55) is not defined for MsgType 0",
+            "reject ref=4 tag=21 type=D reason=5 HandlInst (21) has no value '7'",
+            "reject ref=5 tag=126 type=D reason=6 ExpireTime (126) is not a UTCTimestamp (YYYYMMDD-HH:MM:SS[.sss]): '20261301-10:00:00'",
+            "reject ref=6 tag=453 type=D reason=16 NoPartyIDs (453) is 2 but 1 instance follows",
+            "reject ref=7 tag=447 type=D reason=15 an instance of NoPartyIDs (453) does not start with PartyID (448)",
+            "reject ref=8 tag=43 type=D reason=14 PossDupFlag (43) is a header field after the body",
+            "reject ref=9 tag=60 type=D reason=1 required TransactTime (60) is missing"), sent);
+        assertTrue(application.isEmpty());
+        assertEquals(10, session.expectedInbound(), "each used up its number");
+        message(10, "D", order + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001448=P2\u0001447=D\u0001452=3\u0001");
+        assertEquals(List.of("order D 10"), application, "a valid order with a repeating group goes through");
     }
 
     // ------------------------------------------------------------------ timers

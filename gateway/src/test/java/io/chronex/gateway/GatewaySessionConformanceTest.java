@@ -35,6 +35,7 @@ class GatewaySessionConformanceTest {
           - {senderCompId: MALLORY, account: 3}
           - {senderCompId: TRENT, account: 4}
           - {senderCompId: PEGGY, account: 5}
+          - {senderCompId: VICTOR, account: 101}
         """;
 
     @TempDir
@@ -191,6 +192,55 @@ class GatewaySessionConformanceTest {
             assertEquals(2, report.getHeader().getInt(MsgSeqNum.FIELD), "the first report after the reset");
         }
         assertTrue(exchange.gatewayLog().contains("session ALICE: sequence numbers reset in session"));
+    }
+
+    /**
+     * 14a-j end to end: invalid fields, also ones the exchange does not use, get the session Reject FIX 4.4 names, with
+     * RefSeqNum, RefTagID and RefMsgType; the session goes on, and QuickFIX/J's order with a two-instance NoPartyIDs group
+     * (what a real client sends) is accepted.
+     */
+    @Test
+    void invalidFieldsGetTheRejectTheSpecificationNames() throws Exception {
+        try (FixText victor = FixText.logOn(exchange.port, "VICTOR")) {
+            final String order = "11=V1\u000155=ACME\u000154=1\u000160=" + FixText.now() + "\u000138=1\u000140=2\u000144=95.00\u0001";
+            expectReject(victor, 2, "D", order + "999=x\u0001", "0", "999");
+            expectReject(victor, 3, "0", "55=ACME\u0001", "2", "55");
+            expectReject(victor, 4, "D", order + "21=7\u0001", "5", "21");
+            expectReject(victor, 5, "D", order + "59=Z\u0001", "5", "59");
+            expectReject(victor, 6, "D", order + "126=20261301-10:00:00\u0001", "6", "126");
+            expectReject(victor, 7, "D", order + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001", "16", "453");
+            expectReject(victor, 8, "D", order + "453=1\u0001447=D\u0001448=P1\u0001452=1\u0001", "15", "447");
+            expectReject(victor, 9, "D", order + "97=N\u0001", "14", "97");
+            victor.send("D", order.replace("V1", "V2") + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001448=P2\u0001447=D\u0001452=3\u0001");
+            final FixText.Fields report = victor.expect("8");
+            assertEquals("V2", report.get(11));
+            assertEquals("0", report.get(150), "a valid order with a repeating group is accepted: " + report);
+        }
+        try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true)) {
+            alice.awaitLogon();
+            final quickfix.fix44.NewOrderSingle order = GatewayLifecycleTest.order("P1", Side.BUY, "ACME", "1", "91.00",
+                TimeInForce.DAY);
+            for (final String party : new String[]{"DESK-7", "TRADER-42"}) {
+                final quickfix.fix44.NewOrderSingle.NoPartyIDs group = new quickfix.fix44.NewOrderSingle.NoPartyIDs();
+                group.set(new quickfix.field.PartyID(party));
+                group.set(new quickfix.field.PartyIDSource('D'));
+                group.set(new quickfix.field.PartyRole(party.startsWith("DESK") ? 1 : 11));
+                order.addGroup(group);
+            }
+            alice.send(order);
+            GatewayLifecycleTest.expectReport(alice.next(), "P1", ExecType.NEW, OrdStatus.NEW, 0, 1);
+        }
+    }
+
+    private static void expectReject(final FixText client, final int seq, final String msgType, final String fields,
+                                     final String reason, final String refTag) throws Exception {
+        client.send(msgType, fields);
+        final FixText.Fields reject = client.next();
+        assertEquals("3", reject.get(35), "a session Reject for " + fields + ": " + reject);
+        assertEquals(reason, reject.get(373), reject.toString());
+        assertEquals(refTag, reject.get(371), reject.toString());
+        assertEquals(msgType, reject.get(372), reject.toString());
+        assertEquals(Integer.toString(seq), reject.get(45), reject.toString());
     }
 
     private static byte[] fix42(final String body) {
