@@ -29,6 +29,12 @@ import java.nio.file.StandardCopyOption;
  * at any point leaves complete slots, possibly one entry twice. Opening rebuilds the table into a
  * fresh file (complete live slots only, each key once) and renames it into place. Growth (at half
  * full) is the same rebuild into a file twice the size: the only time anything is allocated.
+ *
+ * <p>Each entry also holds the order's third-party route ({@link Routes}; 0 = none) in the slot's
+ * last four bytes, which no text reaches (28 + 64 = 92) and which files written before routes
+ * existed hold as 0. A claim writes 0; the answer that makes the order live (a new order or a
+ * replace accepted) sets the route of the request that did it, with one aligned store
+ * ({@link #route(long, long, int)}).
  */
 final class ClOrdIdTable implements AutoCloseable {
     /** What {@link #claim} found. */
@@ -53,6 +59,7 @@ final class ClOrdIdTable implements AutoCloseable {
     private static final int ID = 16;
     private static final int LENGTH = 24;
     private static final int TEXT = 28;
+    private static final int ROUTE = 92;
     private static final int EMPTY = 0;
     private static final int LIVE = 1;
     /** A slot being copied into during removal: not an entry until marked live. */
@@ -66,6 +73,8 @@ final class ClOrdIdTable implements AutoCloseable {
     /** Releases waiting for the reports of their result to be stored: account, id pairs. */
     private long[] pending = new long[256];
     private int pendingCount;
+    /** The route of the entry {@link #text} found last (0 when it found none). */
+    private int foundRoute;
 
     /** Opens (or creates) the table in file, rebuilding it from what a previous run left. */
     ClOrdIdTable(final Path file) {
@@ -121,6 +130,8 @@ final class ClOrdIdTable implements AutoCloseable {
         slots.putLong(free + ID, id);
         slots.putInt(free + LENGTH, length);
         slots.putBytes(free + TEXT, buffer, offset, length);
+        // A slot used before may hold another entry's route.
+        slots.putInt(free + ROUTE, Routes.NONE);
         slots.putIntRelease(free + STATE, LIVE);
         size++;
         return Claim.CLAIMED;
@@ -132,15 +143,48 @@ final class ClOrdIdTable implements AutoCloseable {
         return slot >= 0 && !textEquals(slot, buffer, offset, length);
     }
 
-    /** Copies the text of (account, id) into dst and returns its length, or 0 if there is none. */
+    /** Copies the text of (account, id) into dst and returns its length, or 0 if there is none; {@link #foundRoute} is its route. */
     int text(final long account, final long id, final byte[] dst) {
         final int slot = find(slots, mask, account, id);
         if (slot < 0) {
+            foundRoute = Routes.NONE;
             return 0;
         }
+        foundRoute = slots.getInt(slot + ROUTE);
         final int length = slots.getInt(slot + LENGTH);
         slots.getBytes(slot + TEXT, dst, 0, length);
         return length;
+    }
+
+    /** The route of the entry the last {@link #text} found (0 when none). */
+    int foundRoute() {
+        return foundRoute;
+    }
+
+    /** The route of (account, id), 0 when it has none or is not in the table. */
+    int route(final long account, final long id) {
+        final int slot = find(slots, mask, account, id);
+        return slot < 0 ? Routes.NONE : slots.getInt(slot + ROUTE);
+    }
+
+    /** Sets the route of (account, id) if it is in the table (written only when it changes). */
+    void route(final long account, final long id, final int route) {
+        final int slot = find(slots, mask, account, id);
+        if (slot >= 0 && slots.getInt(slot + ROUTE) != route) {
+            slots.putIntRelease(slot + ROUTE, route);
+        }
+    }
+
+    /** The highest route a live entry names (0: none), for the start-up check against the routes file. */
+    int maxRoute() {
+        int max = Routes.NONE;
+        for (int i = 0; i <= mask; i++) {
+            final int slot = HEADER + i * SLOT;
+            if (slots.getInt(slot + STATE) == LIVE) {
+                max = Math.max(max, slots.getInt(slot + ROUTE));
+            }
+        }
+        return max;
     }
 
     /** One live entry, for {@link #forEach}. */

@@ -108,9 +108,17 @@ final class CommandJournal implements FixSession.Application {
         hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
         hops.gatewayReadNanos = framer.readNanos;
         hops.receiptEpochNanos = framer.readEpochNanos;
+        final RequestRoutes routes = orderEntry.routes;
+        if (routes != null) {
+            // Kept before the append, so no kill loses the route of a journalled request; its index right after.
+            routes.claim();
+        }
         CommandCodec.append(commands, command, hops, orderEntry.ids);
-        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
         lastAppendIndex = commands.lastIndexAppended();
+        if (routes != null) {
+            routes.journalled(lastAppendIndex);
+        }
+        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
         commandsAppended++;
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
             received.add(s.account, command.clientOrderId);

@@ -32,6 +32,8 @@ final class EventsToReports {
     private final ExecutionReports reports;
     private final Outbox outbox;
     private final ClOrdIdTable clOrdIds;
+    /** The routes of requests awaiting their answer; set by {@link Gateway} before the first poll. */
+    RequestRoutes requestRoutes;
     private final ReceivedOrderIds received;
     private final FailedEventsFile failedEvents;
     private final Gateway.Log log;
@@ -137,6 +139,7 @@ final class EventsToReports {
             outbox.commit(lastIndex);
             // Only once the reports that end a ClOrdID's life are stored: a restart never needs a released text.
             clOrdIds.releaseStored();
+            requestRoutes.releaseStored();
         }
         return n;
     }
@@ -159,8 +162,11 @@ final class EventsToReports {
         }
         // Orders journalled before a restart and answered after it count as received too.
         received.remember(result, sessionsByAccount);
+        requestRoutes.answered(header.commandIndex);
+        final int route = direct == null ? Routes.NONE : requestRoutes.answer(direct.account,
+            type == CommandType.NEW_ORDER ? result.clientOrderId : req == null ? 0 : req.newClientOrderId, header.commandIndex);
         reports.onResult(index, result, direct, req, System.currentTimeMillis(), header.hops.gatewayReadNanos,
-            header.hops.engineAppendNanos);
+            header.hops.engineAppendNanos, route);
     }
 
     /**

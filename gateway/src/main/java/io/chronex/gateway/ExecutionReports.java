@@ -23,6 +23,11 @@ import org.agrona.collections.Long2ObjectHashMap;
  * answer to the command (to the session that sent it) and every fill and cancel that touched an
  * order of one of its accounts (to that account's session, whoever caused it). Each account has
  * exactly one session, so every message has exactly one destination.
+ *
+ * <p>Third-party routing: an answer to a request carries the request's route, every other report
+ * the order's (as DeliverToCompID and friends, {@link Outbox#begin(FixSession, int, long, int)}). A
+ * new order or replace accepted gives the order its request's route (none if it had no 115), before
+ * the fills it caused are reported.
  */
 final class ExecutionReports {
     private static final byte[] NONE = {'N', 'O', 'N', 'E'};
@@ -40,6 +45,9 @@ final class ExecutionReports {
     private int clOrdLength;
     private final byte[] orig = new byte[CommandText.MAX_LENGTH];
     private int origLength;
+    /** The route of the report being built (set with its ids), and of the request being answered ({@link Routes}). */
+    private int route;
+    private int requestRoute;
     /** Filled price x quantity per live order of our accounts, for AvgPx; dropped when the order is done. */
     private final Long2LongHashMap notional = new Long2LongHashMap(0);
     /** Filled quantity per live order of our accounts, dropped with notional: AvgPx is notional / filled. */
@@ -66,10 +74,12 @@ final class ExecutionReports {
      * @param direct  the session that sent the command, or null when it came from elsewhere
      * @param request for CANCEL, REPLACE and MASS_CANCEL from a session here: the command as journalled (for the request's ClOrdID),
      *                with its texts in {@link #requestText}
+     * @param requestRoute the route of the command when it came from a session here with one ({@link RequestRoutes}), else 0
      */
     void onResult(final long eventsIndex, final Result r, final FixSession direct, final Command request, final long nowMillis,
-                  final long commandReadNanos, final long engineAppendNanos) {
+                  final long commandReadNanos, final long engineAppendNanos, final int requestRoute) {
         this.eventsIndex = eventsIndex;
+        this.requestRoute = requestRoute;
         this.execSequence = 0;
         this.now = nowMillis;
         this.commandReadNanos = commandReadNanos;
@@ -80,6 +90,11 @@ final class ExecutionReports {
         if (direct != null) {
             if (type == CommandType.NEW_ORDER) {
                 tableIds(direct.account, r.clientOrderId);
+                if (!r.isRejected() && route != requestRoute) {
+                    // Also an entry a crash left behind, or a live duplicate's: the order taken now is this request's.
+                    clOrdIds.route(direct.account, r.clientOrderId, requestRoute);
+                }
+                route = requestRoute;
                 report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId,
                     r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
                     r.isRejected() ? 0 : r.quantity, 0, 0, 0, r.rejectReason, true);
@@ -91,6 +106,7 @@ final class ExecutionReports {
                 } else {
                     // Status after the replace itself; fills it caused follow as trade reports.
                     final long filledHere = takerFilled(r);
+                    clOrdIds.route(direct.account, request.newClientOrderId, requestRoute);
                     requestIds(direct.account, request);
                     report(direct, '5', statusChar(r.cumulativeQuantity - filledHere, r.quantity), r.orderId, r.symbol, r.side,
                         r.orderType, r.timeInForce, r.price, r.quantity,
@@ -134,6 +150,9 @@ final class ExecutionReports {
             if (x.leavesQuantity > 0) {
                 // A reduce: the order is still there, smaller (a replace down, a self-trade prevention decrement).
                 tableIds(x.account, x.clientOrderId);
+                if (answer) {
+                    route = requestRoute;
+                }
                 report(owner, '5', statusChar(x.cumulativeQuantity, x.cumulativeQuantity + x.leavesQuantity), x.orderId, x.symbol,
                     x.side, OrderType.LIMIT, null, x.price, x.cumulativeQuantity + x.leavesQuantity,
                     x.leavesQuantity, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
@@ -143,6 +162,9 @@ final class ExecutionReports {
                 requestIds(x.account, request);
             } else {
                 tableIds(x.account, x.clientOrderId);
+                if (answer) {
+                    route = requestRoute;
+                }
             }
             report(owner, expired ? 'C' : '4', expired ? 'C' : '4', x.orderId, x.symbol, x.side, OrderType.LIMIT, null, x.price,
                 x.cumulativeQuantity + x.quantity, 0, x.cumulativeQuantity, 0, 0, RejectReason.NONE, answer, avg);
@@ -195,7 +217,7 @@ final class ExecutionReports {
                         final RejectReason reject, final boolean answer, final long avgPxScaled4) {
         final GatewayConfig.Symbol symbol = symbols.symbolById(symbolId);
         final int decimals = symbol == null ? 0 : symbol.priceDecimals();
-        final FixEncoder e = outbox.begin(s, FixMsgTypes.EXECUTION_REPORT, now);
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.EXECUTION_REPORT, now, route);
         if (orderId == 0) {
             e.addAscii(FixTags.ORDER_ID, NONE);
         } else {
@@ -243,7 +265,7 @@ final class ExecutionReports {
     }
 
     private void cancelReject(final FixSession s, final Result r, final Command request, final char responseTo) {
-        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_CANCEL_REJECT, now);
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_CANCEL_REJECT, now, requestRoute);
         if (r.orderId == 0) {
             e.addAscii(FixTags.ORDER_ID, NONE);
         } else {
@@ -262,7 +284,7 @@ final class ExecutionReports {
     }
 
     private void massCancelReport(final FixSession s, final Result r, final Command request) {
-        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now);
+        final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now, requestRoute);
         requestIds(s.account, request);
         e.addAscii(FixTags.CL_ORD_ID, clOrd, clOrdLength);
         e.addAscii(FixTags.ORDER_ID, execId, execId());
@@ -283,14 +305,16 @@ final class ExecutionReports {
         outbox.end(commandReadNanos, engineAppendNanos);
     }
 
-    /** The report's ClOrdID is the order's text from the table; no OrigClOrdID. */
+    /** The report's ClOrdID is the order's text from the table, its route the order's; no OrigClOrdID. */
     private void tableIds(final long account, final long clientOrderId) {
         clOrdLength = text(account, clientOrderId, clOrd);
+        route = clOrdIds.foundRoute();
         origLength = 0;
     }
 
-    /** The report answers a request: its own ClOrdID and its OrigClOrdID, as journalled with it. */
+    /** The report answers a request: its own ClOrdID and its OrigClOrdID, as journalled with it, and its route. */
     private void requestIds(final long account, final Command request) {
+        route = requestRoute;
         clOrdLength = copy(requestText.newClientOrderId, requestText.newClientOrderIdLength, clOrd);
         if (clOrdLength == 0) {
             clOrdLength = text(account, request.newClientOrderId, clOrd);

@@ -64,6 +64,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final OutboundStore store;
     private final SessionStateFile state;
     private final ClOrdIdTable clOrdIds;
+    /** Third-party routing (docs/gateway.md): the routes, the routes of requests awaiting their answer, the message being handled's. */
+    private final Routes routes;
+    private final RequestRoutes requestRoutes;
+    private final ReplyRoute replyRoute = new ReplyRoute();
     private final Outbox outbox;
     private final OutboundFlow flow;
     private final FailedEventsFile failedEvents;
@@ -106,6 +110,14 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         final Path stateFile = dir.resolve("sessions.state");
         // Looked at before opening creates it: a missing file must not pass for a new gateway's.
         final boolean stateExisted = Files.exists(stateFile) && Files.size(stateFile) > 0;
+        // Before the state file is made: a damaged one refuses the start without leaving a fresh state file behind.
+        this.routes = new Routes(dir.resolve("routes"));
+        try {
+            this.requestRoutes = new RequestRoutes(dir.resolve("routed-requests.table"), routes);
+        } catch (final RuntimeException e) {
+            routes.close();
+            throw e;
+        }
         this.state = new SessionStateFile(stateFile);
         final FixValidator validator = new FixValidator(FixDictionary.fix44(), config.validateUnusedFields(), READ_TAGS);
         for (final GatewayConfig.Session s : config.sessionsOf(gatewayId)) {
@@ -131,6 +143,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             System.currentTimeMillis());
         this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
         final OrderEntry orderEntry = new OrderEntry(config.symbols(), clOrdIds);
+        orderEntry.routes = requestRoutes;
         this.commandsQueue = data.commands();
         this.eventsQueue = data.events();
         final ExcerptTailer commandReader = commandsQueue.createTailer();
@@ -142,6 +155,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.outbox = new Outbox(framer, store, flow, config.compId(), config.maxMessageLength(), published);
         outbox.storage = storage;
         outbox.log = log;
+        outbox.reply = replyRoute;
+        outbox.routes = routes;
         this.log = log;
         this.returnsQueue = data.gatewayReturns(gatewayId);
         this.returns = new ReturnHops.Writer(returnsQueue.createAppender());
@@ -151,6 +166,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         try (ClOrdIdCheck check = new ClOrdIdCheck(gatewayId, sessionsByAccount, commandsQueue, dir.resolve("clordids.table.expected"))) {
             log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports,
                 received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted).run());
+            recoverRoutes(dir);
         } catch (final RuntimeException e) {
             framer.close();
             closeFiles();
@@ -167,6 +183,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds,
             received, failedEvents, log);
         eventsToReports.storage = storage;
+        eventsToReports.requestRoutes = requestRoutes;
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
             published.sequenceNumbers(s.publishedSlot, s.expectedInbound() - 1, s.nextOutbound - 1);
@@ -174,6 +191,28 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         cancelWhatTheDeadGatewayLeftConnected();
         framer.wire(this, flow);
         framer.listen(port);
+    }
+
+    /**
+     * The routes the tables name must all be in the routes file (a file lost or put back older would
+     * give orders another desk's route); then the routed requests a stop left are put right.
+     */
+    private void recoverRoutes(final Path dir) {
+        final int inOrders = clOrdIds.maxRoute();
+        final int inRequests = requestRoutes.maxRoute();
+        if (Math.max(inOrders, inRequests) > routes.count()) {
+            throw new IllegalStateException(dir.resolve("routes") + " holds " + routes.count() + " routes, but "
+                + (inOrders > routes.count() ? "clordids.table" : "routed-requests.table") + " names route "
+                + Math.max(inOrders, inRequests) + ": it is missing or lost records, and reports would go to the wrong"
+                + " OnBehalfOfCompID. " + Recovery.RESTORE_HINT);
+        }
+        if (routes.cutOff > 0) {
+            log.log("routes: cut off " + routes.cutOff + " bytes of a record a stop left unfinished (no order had its number yet)");
+        }
+        final String line = requestRoutes.recover(commandsQueue, eventsQueue, gatewayId, state.scanFrom(), store.lastEventsIndex());
+        if (line != null) {
+            log.log(line);
+        }
     }
 
     /**
@@ -308,7 +347,13 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 return;
             }
             published.messageIn(s.publishedSlot, decoder.msgSeqNum());
-            s.onMessage(decoder, status, framer.readNanos, nowEpochMillis);
+            // Its OnBehalfOfCompID comes back on whatever the session answers it with (a bad one makes it malformed).
+            final int checked = replyRoute.set(c, decoder, status);
+            try {
+                s.onMessage(decoder, checked, framer.readNanos, nowEpochMillis);
+            } finally {
+                replyRoute.clear();
+            }
             return;
         }
         if (status == FixDecoder.WRONG_BEGIN_STRING) {
@@ -447,5 +492,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         eventsQueue.close();
         state.close();
         clOrdIds.close();
+        requestRoutes.close();
+        routes.close();
     }
 }

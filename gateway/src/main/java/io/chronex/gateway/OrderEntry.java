@@ -31,6 +31,8 @@ final class OrderEntry {
     private final ClOrdIdTable clOrdIds;
     /** The ClOrdID texts of the command translated last, journalled with it. */
     final CommandText ids = new CommandText();
+    /** Third-party routes of requests (null: not kept, as in tests of order entry alone); set by {@link Gateway}. */
+    RequestRoutes routes;
 
     /** What {@link #clOrdId} returns for a ClOrdID that breaks {@link ClientOrderIds#RULE}; hashes are never 0. */
     private static final long INVALID = 0;
@@ -74,6 +76,13 @@ final class OrderEntry {
             case FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST -> replace(m, c);
             case FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> massCancel(m, c);
             default -> throw new IllegalArgumentException("not an order-entry message: " + msgType);
+        }
+        if (outcome == Outcome.COMMAND && routes != null) {
+            // Before any ClOrdID is claimed: a request refused for its route leaves nothing behind.
+            final String refusal = routes.admit(m, c);
+            if (refusal != null) {
+                business(99, refusal);
+            }
         }
         if (outcome == Outcome.COMMAND) {
             claimIds(m, c);

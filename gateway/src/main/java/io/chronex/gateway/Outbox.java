@@ -99,6 +99,10 @@ final class Outbox {
     Gateway.Log log;
     /** Times a store write had to wait for space (only an answer bigger than the margin below a quarter of the reserve does). */
     long storageWaits;
+    /** The route of the client message being handled, answered by what its session is sent meanwhile; set by {@link Gateway}. */
+    ReplyRoute reply;
+    /** The routes of orders and requests, for the messages that name one; set by {@link Gateway}. */
+    Routes routes;
 
     Outbox(final Framer framer, final OutboundStore store, final OutboundFlow flow, final String compId, final int maxMessageLength,
            final GatewaySessionsFile published) {
@@ -116,9 +120,32 @@ final class Outbox {
 
     /**
      * Starts a message to a session with the standard header (our CompID, theirs, the next
-     * MsgSeqNum, SendingTime); the caller adds the body and calls {@link #end}.
+     * MsgSeqNum, SendingTime); the caller adds the body and calls {@link #end}. Sent while a client
+     * message with an OnBehalfOfCompID is handled, an answer to it carries that route back ({@link ReplyRoute}).
      */
     FixEncoder begin(final FixSession session, final int msgType, final long nowMillis) {
+        final FixEncoder e = begin(session, msgType);
+        if (reply != null && reply.answers(session, msgType)) {
+            reply.write(e);
+        }
+        return header(session, nowMillis);
+    }
+
+    /**
+     * Like {@link #begin(FixSession, int, long)}, for a message about an order or request with this
+     * route ({@link Routes}; {@link Routes#NONE}: none), which the header carries as DeliverToCompID (128),
+     * DeliverToSubID (129) and DeliverToLocationID (145).
+     */
+    FixEncoder begin(final FixSession session, final int msgType, final long nowMillis, final int route) {
+        final FixEncoder e = begin(session, msgType);
+        if (route != Routes.NONE) {
+            routes.write(e, route);
+        }
+        return header(session, nowMillis);
+    }
+
+    /** The header up to TargetCompID (56); a route's tags go right after it. */
+    private FixEncoder begin(final FixSession session, final int msgType) {
         if (eventIndex >= 0 && (batchLength > PART_BYTES || entries == MAX_BATCH_ENTRIES)) {
             commitPart();
         }
@@ -131,6 +158,10 @@ final class Outbox {
         encoder.start(entryStart + OutboundStore.ENTRY_HEADER, msgType);
         encoder.addAscii(FixTags.SENDER_COMP_ID, compId);
         encoder.addAscii(FixTags.TARGET_COMP_ID, session.senderCompId);
+        return encoder;
+    }
+
+    private FixEncoder header(final FixSession session, final long nowMillis) {
         encoder.addLong(FixTags.MSG_SEQ_NUM, session.nextOutbound);
         encoder.addUtcTimestamp(FixTags.SENDING_TIME, nowMillis);
         return encoder;

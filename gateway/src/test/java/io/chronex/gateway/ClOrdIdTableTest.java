@@ -175,6 +175,41 @@ class ClOrdIdTableTest {
         }
     }
 
+    /** The route in each slot's last four bytes: 0 from a claim, kept through removal shifts, growth and reopening. */
+    @Test
+    void theRouteOfAnEntryIsSetOnceItIsLiveAndSurvivesShiftsGrowthAndReopening() {
+        final Path file = tmp.resolve("t");
+        ClOrdIdTable table = new ClOrdIdTable(file);
+        try {
+            for (int i = 0; i < 5_000; i++) {
+                assertEquals(ClOrdIdTable.Claim.CLAIMED, claim(table, 1, "R" + i));
+                assertEquals(0, table.route(1, ClientOrderIds.hash("R" + i)), "a claim has no route");
+                table.route(1, ClientOrderIds.hash("R" + i), 1 + i % 300);
+            }
+            assertEquals(300, table.maxRoute());
+            // Every third one goes: the entries after each shift back over it, routes and all.
+            for (int i = 0; i < 5_000; i += 3) {
+                table.release(1, ClientOrderIds.hash("R" + i));
+            }
+            table.close();
+            table = new ClOrdIdTable(file);
+            for (int i = 0; i < 5_000; i++) {
+                final long id = ClientOrderIds.hash("R" + i);
+                assertEquals(i % 3 == 0 ? 0 : 1 + i % 300, table.route(1, id), "R" + i);
+                assertEquals(i % 3 == 0 ? "" : "R" + i, text(table, 1, id));
+                assertEquals(i % 3 == 0 ? 0 : 1 + i % 300, table.foundRoute(), "text() says the route of what it found");
+            }
+            // A slot freed and claimed again starts without the route of the entry it held before.
+            table.release(1, ClientOrderIds.hash("R1"));
+            assertEquals(ClOrdIdTable.Claim.CLAIMED, claim(table, 1, "R1"));
+            assertEquals(0, table.route(1, ClientOrderIds.hash("R1")));
+            table.route(1, ClientOrderIds.hash("gone"), 5);
+            assertEquals(0, table.route(1, ClientOrderIds.hash("gone")), "setting the route of an id not in the table does nothing");
+        } finally {
+            table.close();
+        }
+    }
+
     @Test
     void aForeignFileIsRefused() throws Exception {
         final Path file = tmp.resolve("t");

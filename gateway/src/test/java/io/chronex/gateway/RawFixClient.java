@@ -18,9 +18,11 @@ import java.util.Map;
  * reconnects, so a test can log on again without a reset), and exact control over when it reads.
  */
 final class RawFixClient implements AutoCloseable {
-    /** One received message: its fields (the last value of a repeated tag). */
+    /** One received message: its fields (the last value of a repeated tag), and the whole of it in order. */
     static final class Msg {
         final Map<Integer, String> fields = new HashMap<>();
+        /** The message as received, '|' for SOH: "8=FIX.4.4|9=...|10=ddd|". */
+        final StringBuilder text = new StringBuilder();
 
         String get(final int tag) {
             return fields.get(tag);
@@ -107,6 +109,10 @@ final class RawFixClient implements AutoCloseable {
                 tag = tag * 10 + field[i] - '0';
             }
             m.fields.put(tag, new String(field, eq + 1, length - eq - 1, StandardCharsets.ISO_8859_1));
+            for (int i = 0; i < length; i++) {
+                m.text.append((char) (field[i] & 0xFF));
+            }
+            m.text.append('|');
             if (tag == 10) {
                 return m;
             }

@@ -39,9 +39,15 @@ public final class FixTags {
     public static final int ORD_REJ_REASON = 103;
     public static final int HEART_BT_INT = 108;
     public static final int TEST_REQ_ID = 112;
+    public static final int ON_BEHALF_OF_COMP_ID = 115;
+    public static final int ON_BEHALF_OF_SUB_ID = 116;
     public static final int ORIG_SENDING_TIME = 122;
     public static final int GAP_FILL_FLAG = 123;
+    public static final int DELIVER_TO_COMP_ID = 128;
+    public static final int DELIVER_TO_SUB_ID = 129;
     public static final int RESET_SEQ_NUM_FLAG = 141;
+    public static final int ON_BEHALF_OF_LOCATION_ID = 144;
+    public static final int DELIVER_TO_LOCATION_ID = 145;
     public static final int EXEC_TYPE = 150;
     public static final int LEAVES_QTY = 151;
     public static final int REF_TAG_ID = 371;

@@ -35,6 +35,12 @@ public final class InProcessExchange implements AutoCloseable {
     private final byte[] sender = "ALLOC".getBytes(StandardCharsets.US_ASCII);
     private final byte[] target = "CHRONEX".getBytes(StandardCharsets.US_ASCII);
     private final byte[] symbol = "ACME".getBytes(StandardCharsets.US_ASCII);
+    /** A third party's route (OnBehalfOfCompID, SubID, LocationID) sent with every order when {@link #routed}. */
+    private final byte[] onBehalfOf = "DESK1".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] onBehalfOfSub = "TRADER7".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] onBehalfOfLocation = "LDN".getBytes(StandardCharsets.US_ASCII);
+    private final boolean routed;
+    private long routedReports;
     /** ClOrdID shapes real clients send (the longest, 64, last), the order's number in the last 12 characters; plus plain numbers. */
     private static final byte[][] ID_SHAPES = {
         "Run42-A1-000000000000".getBytes(StandardCharsets.US_ASCII),
@@ -50,6 +56,12 @@ public final class InProcessExchange implements AutoCloseable {
     private long trades;
 
     public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
+        this(dir, projectRoot, false);
+    }
+
+    /** With routed, every order comes on behalf of a third party (115, 116, 144), so every report goes back with 128, 129, 145. */
+    public InProcessExchange(final Path dir, final Path projectRoot, final boolean routed) throws Exception {
+        this.routed = routed;
         Files.copy(projectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         // Account 4: self-trade prevention off, so one session's buys and sells trade with each other.
         Files.writeString(dir.resolve("gateway.yaml"),
@@ -81,6 +93,10 @@ public final class InProcessExchange implements AutoCloseable {
     private void order(final char side) throws Exception {
         final long id = seq;
         final FixEncoder e = header(FixMsgTypes.NEW_ORDER_SINGLE);
+        if (routed) {
+            e.addAscii(FixTags.ON_BEHALF_OF_COMP_ID, onBehalfOf).addAscii(FixTags.ON_BEHALF_OF_SUB_ID, onBehalfOfSub)
+                .addAscii(FixTags.ON_BEHALF_OF_LOCATION_ID, onBehalfOfLocation);
+        }
         final int shape = (int) (id & 3);
         if (shape == ID_SHAPES.length) {
             e.addLong(FixTags.CL_ORD_ID, id);
@@ -135,11 +151,20 @@ public final class InProcessExchange implements AutoCloseable {
                 if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT && decoder.charValue(FixTags.EXEC_TYPE) == 'F') {
                     trades++;
                 }
+                if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT && decoder.valueEquals(FixTags.DELIVER_TO_COMP_ID, onBehalfOf)
+                    && decoder.valueEquals(FixTags.DELIVER_TO_LOCATION_ID, onBehalfOfLocation)) {
+                    routedReports++;
+                }
                 position += length;
             }
             inBuffer.putBytes(0, inBuffer, position, limit - position);
             in.position(limit - position);
         }
+    }
+
+    /** ExecutionReports received so far that carried the route of a routed exchange back (DeliverToCompID, DeliverToLocationID). */
+    public long routedReports() {
+        return routedReports;
     }
 
     /** Trade reports received so far (two per {@link #pair()} when every order was accepted). */

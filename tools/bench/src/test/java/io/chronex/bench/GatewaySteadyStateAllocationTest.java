@@ -27,8 +27,21 @@ class GatewaySteadyStateAllocationTest {
 
     @Test
     void ordersThatTradeAllocateNothingEndToEndInSteadyState() throws Exception {
+        measure(false);
+    }
+
+    /**
+     * The same with every order on behalf of a third party (OnBehalfOfCompID, SubID, LocationID): its route is looked up,
+     * kept for the request and the order, and written into every report as DeliverToCompID, SubID, LocationID.
+     */
+    @Test
+    void routedOrdersThatTradeAllocateNothingEndToEndInSteadyState() throws Exception {
+        measure(true);
+    }
+
+    private void measure(final boolean routed) throws Exception {
         final Path root = ProjectRoot.get();
-        try (InProcessExchange exchange = new InProcessExchange(tmp, root)) {
+        try (InProcessExchange exchange = new InProcessExchange(tmp, root, routed)) {
             final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             // Warm-up long enough that the hot methods' C2 compiles are requested before the window (each request
             // resolves its class's String constants on this thread, see below), then a GC and a few pairs so that
@@ -41,15 +54,17 @@ class GatewaySteadyStateAllocationTest {
                 exchange.pair();
             }
             final long tradesBefore = exchange.trades();
+            final long routedBefore = exchange.routedReports();
             final long before = threads.getCurrentThreadAllocatedBytes();
             for (int i = 0; i < PAIRS; i++) {
                 exchange.pair();
             }
             final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            System.out.printf("gateway + engine + client, one thread: %d bytes allocated over %d orders (%.3f bytes/order)%n",
-                allocated, 2 * PAIRS, allocated / (2.0 * PAIRS));
+            System.out.printf("gateway + engine + client, one thread%s: %d bytes allocated over %d orders (%.3f bytes/order)%n",
+                routed ? ", orders on behalf of a third party" : "", allocated, 2 * PAIRS, allocated / (2.0 * PAIRS));
             // Every order was accepted and traded: its ClOrdID (long, mixed: numbers, Run42-A1-..., UUIDs, 64 characters) passed.
             assertEquals(2L * PAIRS, exchange.trades() - tradesBefore, "two trade reports per pair, every pair in the window");
+            assertEquals(routed ? 4L * PAIRS : 0, exchange.routedReports() - routedBefore, "routed: every report carries the route");
             // Allowance for allocations that are not per order and not in our code (found with JFR allocation events and
             // -XX:-UseTLAB, 2026-11-23; docs/gateway.md#allocation):
             // - a C2 compile requested in the window: HotSpot's CompileBroker::compile_method resolves every String constant
