@@ -163,8 +163,12 @@ class GatewayBadInputTest {
             // unknown MsgType: session Reject 11; a valid but unsupported one: BusinessMessageReject 3
             mallory.send("ZZZ", "");
             assertEquals("11", mallory.expect("3").get(373));
-            mallory.send("V", "262=1\u0001");
+            mallory.send("V", "262=1\u0001263=0\u0001264=1\u0001267=1\u0001269=0\u0001146=1\u000155=ACME\u0001");
             assertEquals("3", mallory.expect("j").get(380));
+            // (one with MarketDataRequest's required fields missing is invalid before it is unsupported: 373=1)
+            mallory.send("V", "262=2\u0001");
+            final FixText.Fields invalid = mallory.expect("3");
+            assertEquals("1", invalid.get(373));
             // and the session is still usable: an order from it is accepted
             mallory.send("D", "11=M5\u000155=ACME\u000154=2\u000138=1\u000140=2\u000144=105.00\u000160=20261122-10:00:00\u0001");
             final FixText.Fields report = mallory.expect("8");

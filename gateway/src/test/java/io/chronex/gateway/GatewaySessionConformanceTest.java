@@ -211,6 +211,12 @@ class GatewaySessionConformanceTest {
             expectReject(victor, 7, "D", order + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001", "16", "453");
             expectReject(victor, 8, "D", order + "453=1\u0001447=D\u0001448=P1\u0001452=1\u0001", "15", "447");
             expectReject(victor, 9, "D", order + "97=N\u0001", "14", "97");
+            victor.send("D", "115=DESK1\u0001" + order.replace("40=2", "40=Z"));
+            final FixText.Fields routed = victor.next();
+            assertEquals("3", routed.get(35), "an invalid OrdType is a session Reject, not a business one: " + routed);
+            assertEquals("5", routed.get(373));
+            assertEquals("40", routed.get(371));
+            assertEquals("DESK1", routed.get(128), "and the Reject goes back to the third party: " + routed);
             victor.send("D", order.replace("V1", "V2") + "453=2\u0001448=P1\u0001447=D\u0001452=1\u0001448=P2\u0001447=D\u0001452=3\u0001");
             final FixText.Fields report = victor.expect("8");
             assertEquals("V2", report.get(11));
