@@ -12,16 +12,9 @@ import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * The route ({@link Routes}) of every journalled request that came with an OnBehalfOfCompID (115)
@@ -37,16 +30,15 @@ import java.nio.file.StandardCopyOption;
  * the gateway (two answers could not tell themselves apart). The entry goes once the answer's
  * reports are stored ({@link #releaseStored}), as ClOrdIDs do.
  *
- * <p>Crash safety: memory-mapped 32-byte slots, open addressing, linear probing. A slot is written
- * field by field and marked live last with an ordered store; removal marks it dead with one store
- * (and turns dead slots back to empty from the end of a probe run, each with one store), so a kill
- * -9 leaves only whole entries. At start, entries whose index never got written are looked up in the
- * journal (after the restart checkpoint: the append was the last thing before the kill) or dropped
- * when their command is not there, and entries whose command was answered before the stop (their
- * release lost in the kill) are dropped ({@link #recover}). Opening rebuilds the table into a fresh
- * file (live entries only) and renames it into place; so does growth, the only time it allocates.
+ * <p>Crash safety: a {@link MappedKeyTable} of 32-byte slots whose entries are its live slots.
+ * Removal marks a slot dead with one store (and turns dead slots back to empty from the end of a
+ * probe run, each with one store), so a kill -9 leaves only whole entries. At start, entries whose
+ * index never got written are looked up in the journal (after the restart checkpoint: the append
+ * was the last thing before the kill) or dropped when their command is not there, and entries whose
+ * command was answered before the stop (their release lost in the kill) are dropped
+ * ({@link #recover}). Growth also rebuilds at the same size when dead slots make probes long.
  */
-final class RequestRoutes implements AutoCloseable {
+final class RequestRoutes extends MappedKeyTable {
     /** The journal index of a request claimed but not (yet) appended. */
     static final long UNKNOWN = -1;
     static final int MIN_CAPACITY = 1 << 10;
@@ -58,25 +50,13 @@ final class RequestRoutes implements AutoCloseable {
         + " awaiting the exchange's answer; send this one with another ClOrdID";
     static final String BUSY_TEXT = "third-party routing: too many requests with OnBehalfOfCompID are awaiting the exchange's answer";
     private static final long MAGIC = 0x3151_4552_5452_5843L; // "CXRTREQ1" read little-endian
-    private static final int HEADER = 64;
-    private static final int MAGIC_OFFSET = 0;
-    private static final int CAPACITY_OFFSET = 8;
     private static final int SLOT = 32;
-    private static final int STATE = 0;
+    // Besides MappedKeyTable's state (0), account (8) and id (16):
     private static final int ROUTE = 4;
-    private static final int ACCOUNT = 8;
-    private static final int ID = 16;
     private static final int COMMAND = 24;
-    private static final int EMPTY = 0;
-    private static final int LIVE = 1;
     private static final int DEAD = 2;
 
-    private final Path file;
     private final Routes routes;
-    private MappedByteBuffer mapped;
-    private final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
-    private int mask;
-    private int size;
     /** Slots not empty (live and dead): what makes probes long, kept at most half the capacity. */
     private int used;
     /** The request {@link #admit} let through, claimed next ({@link #claim}) and given its index ({@link #journalled}). */
@@ -92,42 +72,14 @@ final class RequestRoutes implements AutoCloseable {
 
     /** Opens (or creates) the table in file, rebuilding it from what a previous run left. */
     RequestRoutes(final Path file, final Routes routes) {
-        this.file = file;
+        super(file, "routed requests table", MAGIC, SLOT, MIN_CAPACITY, MAX_CAPACITY);
         this.routes = routes;
-        try {
-            Files.deleteIfExists(temporary());
-            if (Files.exists(file)) {
-                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-                    final MappedByteBuffer old = raf.getChannel().map(FileChannel.MapMode.READ_ONLY, 0, raf.length());
-                    try {
-                        rebuild(new UnsafeBuffer(old), 0, true);
-                    } finally {
-                        IoUtil.unmap(old);
-                    }
-                }
-            } else {
-                rebuild(null, MIN_CAPACITY, false);
-            }
-        } catch (final IOException e) {
-            throw new IllegalStateException("cannot open the routed requests table " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Requests awaiting their answer. */
-    int size() {
-        return size;
+        used = size;
     }
 
     /** The highest route an entry names (0: none), for the start-up check against the routes file. */
     int maxRoute() {
-        int max = Routes.NONE;
-        for (int i = 0; i <= mask; i++) {
-            final int slot = HEADER + i * SLOT;
-            if (slots.getInt(slot + STATE) == LIVE) {
-                max = Math.max(max, slots.getInt(slot + ROUTE));
-            }
-        }
-        return max;
+        return maxInt(ROUTE);
     }
 
     /** The key a command is answered under: the request's own ClOrdID id. */
@@ -152,7 +104,7 @@ final class RequestRoutes implements AutoCloseable {
             return "OnBehalfOfCompID, OnBehalfOfSubID and OnBehalfOfLocationID must be 1..64 printable ASCII characters";
         }
         final long id = requestId(c);
-        final int held = find(slots, mask, c.account, id);
+        final int held = find(c.account, id);
         if (held >= 0 && inFlight(held)) {
             return IN_FLIGHT_TEXT;
         }
@@ -184,11 +136,9 @@ final class RequestRoutes implements AutoCloseable {
         if (capacity > MAX_CAPACITY) {
             return false;
         }
-        try {
-            rebuild(slots, capacity, false);
-        } catch (final IOException e) {
-            throw new IllegalStateException("cannot grow the routed requests table " + file + ": " + e.getMessage(), e);
-        }
+        rebuild(capacity);
+        used = size;
+        pendingSlot = -1;
         return true;
     }
 
@@ -197,13 +147,13 @@ final class RequestRoutes implements AutoCloseable {
         if (pendingRoute == Routes.NONE) {
             return;
         }
-        int slot = find(slots, mask, pendingAccount, pendingId);
+        int slot = find(pendingAccount, pendingId);
         if (slot >= 0) {
             // An entry left by a request answered without its release (a failed event) or never journalled: this one's now.
             slots.putLongRelease(slot + COMMAND, UNKNOWN);
             slots.putIntRelease(slot + ROUTE, pendingRoute);
         } else {
-            slot = freeSlot(slots, mask, pendingAccount, pendingId);
+            slot = freeSlot(pendingAccount, pendingId);
             if (slots.getInt(slot + STATE) == EMPTY) {
                 used++;
             }
@@ -241,7 +191,7 @@ final class RequestRoutes implements AutoCloseable {
         if (size == 0) {
             return Routes.NONE;
         }
-        final int slot = find(slots, mask, account, requestId);
+        final int slot = find(account, requestId);
         if (slot < 0 || slots.getLong(slot + COMMAND) != commandIndex) {
             return Routes.NONE;
         }
@@ -257,7 +207,7 @@ final class RequestRoutes implements AutoCloseable {
     /** Drops the entries of the answers noted since the last call: their reports are stored. */
     void releaseStored() {
         for (int i = 0; i < pendingCount; i += 3) {
-            final int slot = find(slots, mask, pending[i], pending[i + 1]);
+            final int slot = find(pending[i], pending[i + 1]);
             if (slot >= 0 && slots.getLong(slot + COMMAND) == pending[i + 2]) {
                 remove(slot);
             }
@@ -269,10 +219,9 @@ final class RequestRoutes implements AutoCloseable {
     private void remove(final int slot) {
         slots.putIntRelease(slot + STATE, DEAD);
         size--;
-        int i = (slot - HEADER) / SLOT;
-        while (slots.getInt(HEADER + ((i + 1) & mask) * SLOT + STATE) == EMPTY
-            && slots.getInt(HEADER + i * SLOT + STATE) == DEAD) {
-            slots.putIntRelease(HEADER + i * SLOT + STATE, EMPTY);
+        int i = index(slot);
+        while (slots.getInt(slot((i + 1) & mask) + STATE) == EMPTY && slots.getInt(slot(i) + STATE) == DEAD) {
+            slots.putIntRelease(slot(i) + STATE, EMPTY);
             used--;
             i = (i - 1) & mask;
         }
@@ -294,7 +243,7 @@ final class RequestRoutes implements AutoCloseable {
         final int unknown = resolveUnknown(commands, gatewayId, scanFrom);
         answeredThrough = commandAnsweredBy(events, lastEventsStored);
         for (int i = 0; i <= mask; i++) {
-            final int slot = HEADER + i * SLOT;
+            final int slot = slot(i);
             if (slots.getInt(slot + STATE) == LIVE && !inFlight(slot)) {
                 remove(slot);
             }
@@ -310,7 +259,7 @@ final class RequestRoutes implements AutoCloseable {
     private int resolveUnknown(final SingleChronicleQueue commands, final int gatewayId, final long scanFrom) {
         int unknown = 0;
         for (int i = 0; i <= mask; i++) {
-            final int slot = HEADER + i * SLOT;
+            final int slot = slot(i);
             if (slots.getInt(slot + STATE) == LIVE && slots.getLong(slot + COMMAND) == UNKNOWN) {
                 unknown++;
             }
@@ -320,7 +269,7 @@ final class RequestRoutes implements AutoCloseable {
         }
         final int[] waiting = new int[unknown];
         for (int i = 0, n = 0; i <= mask; i++) {
-            final int slot = HEADER + i * SLOT;
+            final int slot = slot(i);
             if (slots.getInt(slot + STATE) == LIVE && slots.getLong(slot + COMMAND) == UNKNOWN) {
                 waiting[n++] = slot;
             }
@@ -374,107 +323,17 @@ final class RequestRoutes implements AutoCloseable {
         }
     }
 
-    /** The byte offset of the live slot holding (account, id), or -1. */
-    private static int find(final UnsafeBuffer slots, final int mask, final long account, final long id) {
-        int i = home(account, id, mask);
-        while (true) {
-            final int slot = HEADER + i * SLOT;
-            final int state = slots.getInt(slot + STATE);
-            if (state == EMPTY) {
-                return -1;
-            }
-            if (state == LIVE && slots.getLong(slot + ID) == id && slots.getLong(slot + ACCOUNT) == account) {
-                return slot;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    /** The first empty or dead slot on (account, id)'s probe path. */
-    private static int freeSlot(final UnsafeBuffer slots, final int mask, final long account, final long id) {
-        int i = home(account, id, mask);
-        while (slots.getInt(HEADER + i * SLOT + STATE) == LIVE) {
-            i = (i + 1) & mask;
-        }
-        return HEADER + i * SLOT;
-    }
-
-    private static int home(final long account, final long id, final int mask) {
-        long h = account * 0x9E3779B97F4A7C15L + id;
-        h ^= h >>> 32;
-        h *= 0xD6E8FEB86659FD93L;
-        h ^= h >>> 29;
-        return (int) h & mask;
-    }
-
-    /**
-     * Writes every live entry of from (null: none) into a new file of at least minCapacity slots
-     * (and at most half full), renames it over the table's file and maps it.
-     */
-    private void rebuild(final UnsafeBuffer from, final int minCapacity, final boolean check) throws IOException {
-        int fromCapacity = 0;
-        int live = 0;
-        if (from != null) {
-            if (from.capacity() < HEADER || from.getLong(MAGIC_OFFSET) != MAGIC) {
-                throw new IllegalStateException(file + " is not a routed requests table");
-            }
-            fromCapacity = from.getInt(CAPACITY_OFFSET);
-            if (Integer.bitCount(fromCapacity) != 1 || HEADER + (long) fromCapacity * SLOT > from.capacity()) {
-                throw new IllegalStateException(file + " is not a routed requests table (capacity " + fromCapacity + ")");
-            }
-            for (int i = 0; i < fromCapacity; i++) {
-                final int state = from.getInt(HEADER + i * SLOT + STATE);
-                if (check && state != EMPTY && state != LIVE && state != DEAD) {
-                    throw new IllegalStateException(file + " is damaged: slot " + i + " has state " + state + "; which requests await"
-                        + " their answer, and with what route, cannot be trusted. " + Recovery.RESTORE_HINT);
-                }
-                live += state == LIVE ? 1 : 0;
-            }
-        }
-        int capacity = Math.max(MIN_CAPACITY, minCapacity);
-        while (capacity < MAX_CAPACITY && live + 1 > capacity >>> 1) {
-            capacity <<= 1;
-        }
-        final Path temporary = temporary();
-        final MappedByteBuffer fresh;
-        try (RandomAccessFile raf = new RandomAccessFile(temporary.toFile(), "rw")) {
-            raf.setLength(HEADER + (long) capacity * SLOT);
-            fresh = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, HEADER + (long) capacity * SLOT);
-        }
-        final UnsafeBuffer to = new UnsafeBuffer(fresh);
-        to.putInt(CAPACITY_OFFSET, capacity);
-        final int toMask = capacity - 1;
-        for (int i = 0; i < fromCapacity; i++) {
-            final int slot = HEADER + i * SLOT;
-            if (from.getInt(slot + STATE) == LIVE) {
-                final int free = freeSlot(to, toMask, from.getLong(slot + ACCOUNT), from.getLong(slot + ID));
-                to.putBytes(free + ROUTE, from, slot + ROUTE, SLOT - ROUTE);
-                to.putInt(free + STATE, LIVE);
-            }
-        }
-        // The magic last: a file without it is not taken for a table.
-        to.putLongRelease(MAGIC_OFFSET, MAGIC);
-        Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        if (mapped != null) {
-            IoUtil.unmap(mapped);
-        }
-        mapped = fresh;
-        slots.wrap(fresh);
-        mask = toMask;
-        size = live;
-        used = live;
-        pendingSlot = -1;
-    }
-
-    private Path temporary() {
-        return file.resolveSibling(file.getFileName() + ".tmp");
+    @Override
+    boolean entry(final UnsafeBuffer from, final int slot) {
+        return from.getInt(slot + STATE) == LIVE;
     }
 
     @Override
-    public void close() {
-        if (mapped != null) {
-            IoUtil.unmap(mapped);
-            mapped = null;
+    void check(final UnsafeBuffer from, final int index) {
+        final int state = from.getInt(slot(index) + STATE);
+        if (state != EMPTY && state != LIVE && state != DEAD) {
+            throw new IllegalStateException(file + " is damaged: slot " + index + " has state " + state + "; which requests await"
+                + " their answer, and with what route, cannot be trusted. " + Recovery.RESTORE_HINT);
         }
     }
 }
