@@ -36,6 +36,7 @@ class GatewaySessionConformanceTest {
           - {senderCompId: TRENT, account: 4}
           - {senderCompId: PEGGY, account: 5}
           - {senderCompId: VICTOR, account: 101}
+          - {senderCompId: OSCAR, account: 102}
         """;
 
     @TempDir
@@ -122,20 +123,20 @@ class GatewaySessionConformanceTest {
      */
     @Test
     void sequenceResetInResetModeAndOurGapFills() throws Exception {
-        try (FixText peggy = FixText.logOn(exchange.port, "PEGGY")) {
-            peggy.sendRaw(FixText.whole("35=4\u000149=PEGGY\u000156=CHRONEX\u000134=0\u000152=" + FixText.now() + "\u000136=20\u0001"));
-            peggy.sendWithSeq(20, "1", "112=AT20\u0001");
-            final FixText.Fields heartbeat = peggy.next();
+        try (FixText oscar = FixText.logOn(exchange.port, "OSCAR")) {
+            oscar.sendRaw(FixText.whole("35=4\u000149=OSCAR\u000156=CHRONEX\u000134=0\u000152=" + FixText.now() + "\u000136=20\u0001"));
+            oscar.sendWithSeq(20, "1", "112=AT20\u0001");
+            final FixText.Fields heartbeat = oscar.next();
             assertEquals("0", heartbeat.get(35), "no Reject of the reset: " + heartbeat);
             assertEquals("AT20", heartbeat.get(112));
-            peggy.sendWithSeq(33, "4", "36=7\u0001");
-            final FixText.Fields reject = peggy.next();
+            oscar.sendWithSeq(33, "4", "36=7\u0001");
+            final FixText.Fields reject = oscar.next();
             assertEquals("3", reject.get(35), reject.toString());
             assertEquals("5", reject.get(373));
             assertEquals("36", reject.get(371));
             assertEquals("33", reject.get(45));
-            peggy.sendWithSeq(21, "2", "7=1\u000116=0\u0001");
-            final FixText.Fields gapFill = peggy.next();
+            oscar.sendWithSeq(21, "2", "7=1\u000116=0\u0001");
+            final FixText.Fields gapFill = oscar.next();
             assertEquals("4", gapFill.get(35), "the Logon, Heartbeat and Reject are session messages: one gap fill " + gapFill);
             assertEquals("Y", gapFill.get(123));
             assertEquals("Y", gapFill.get(43));
