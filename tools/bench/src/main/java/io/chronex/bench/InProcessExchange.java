@@ -39,7 +39,7 @@ public final class InProcessExchange implements AutoCloseable {
     private final byte[] onBehalfOf = "DESK1".getBytes(StandardCharsets.US_ASCII);
     private final byte[] onBehalfOfSub = "TRADER7".getBytes(StandardCharsets.US_ASCII);
     private final byte[] onBehalfOfLocation = "LDN".getBytes(StandardCharsets.US_ASCII);
-    private final boolean routed;
+    private boolean routed;
     private long routedReports;
     /** ClOrdID shapes real clients send (the longest, 64, last), the order's number in the last 12 characters; plus plain numbers. */
     private static final byte[][] ID_SHAPES = {
@@ -55,13 +55,8 @@ public final class InProcessExchange implements AutoCloseable {
     private long reports;
     private long trades;
 
+    /** Orders are the client's own until {@link #routed} says they come on behalf of a third party. */
     public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
-        this(dir, projectRoot, false);
-    }
-
-    /** With routed, every order comes on behalf of a third party (115, 116, 144), so every report goes back with 128, 129, 145. */
-    public InProcessExchange(final Path dir, final Path projectRoot, final boolean routed) throws Exception {
-        this.routed = routed;
         Files.copy(projectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         // Account 4: self-trade prevention off, so one session's buys and sells trade with each other.
         Files.writeString(dir.resolve("gateway.yaml"),
@@ -160,6 +155,14 @@ public final class InProcessExchange implements AutoCloseable {
             inBuffer.putBytes(0, inBuffer, position, limit - position);
             in.position(limit - position);
         }
+    }
+
+    /**
+     * Whether the orders sent from now on come on behalf of a third party (115, 116, 144), so that every report goes back
+     * with 128, 129, 145.
+     */
+    public void routed(final boolean onBehalfOfAThirdParty) {
+        this.routed = onBehalfOfAThirdParty;
     }
 
     /** ExecutionReports received so far that carried the route of a routed exchange back (DeliverToCompID, DeliverToLocationID). */
