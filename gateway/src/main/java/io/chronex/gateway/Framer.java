@@ -43,6 +43,8 @@ final class Framer implements AutoCloseable {
     private static final long SECOND = 1_000_000_000L;
     /** Output queued per connection; beyond it a session's output waits in the outbound store ({@link OutboundFlow}). */
     private static final int PENDING_BYTES = 1 << 20;
+    /** Connections taken per pass at most, so a flood of connects cannot starve the sessions already logged on. */
+    private static final int ACCEPTS_PER_PASS = 64;
 
     private final GatewayConfig config;
     private final Gateway.Log log;
@@ -195,8 +197,10 @@ final class Framer implements AutoCloseable {
             return;
         }
         if (key.isAcceptable()) {
-            if (!readingPaused) {
-                accept();
+            // A burst of connections (every client of a restarted gateway at once) is taken in one pass, not one per
+            // pass: between passes an idle gateway may park, and the kernel's accept backlog is small.
+            for (int i = 0; i < ACCEPTS_PER_PASS && !readingPaused && accept(); i++) {
+                work++;
             }
             return;
         }
@@ -240,11 +244,12 @@ final class Framer implements AutoCloseable {
         }
     }
 
-    private void accept() {
+    /** Takes one pending connection (accepted, or refused when the table is full); false when none is waiting. */
+    private boolean accept() {
         try {
             final SocketChannel channel = server.accept();
             if (channel == null) {
-                return;
+                return false;
             }
             connectionsAccepted++;
             final InetAddress address = ((InetSocketAddress) channel.getRemoteAddress()).getAddress();
@@ -262,7 +267,7 @@ final class Framer implements AutoCloseable {
                 log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()
                     + " connections (maxConnections)");
                 channel.close();
-                return;
+                return true;
             }
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -270,8 +275,10 @@ final class Framer implements AutoCloseable {
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
             connections.add(c);
             pendingLogons.add(c, address);
+            return true;
         } catch (final IOException e) {
             log.log("accept failed: " + e.getMessage());
+            return false;
         }
     }
 
