@@ -229,7 +229,7 @@ final class FixSession {
         return null;
     }
 
-    /** Whether SendingTime (52) is within the tolerance of the gateway's clock (FIX 4.4 test case 2j). */
+    /** Whether SendingTime (52) is within the tolerance of the gateway's clock (FIX 4.4 test case 2, SendingTime accuracy). */
     private boolean sendingTimeAccurate(final FixDecoder message, final long nowEpochMillis) {
         return sendingTimeToleranceMillis == 0
             || Math.abs(message.utcTimestampMillis(FixTags.SENDING_TIME) - nowEpochMillis) <= sendingTimeToleranceMillis;
@@ -298,8 +298,8 @@ final class FixSession {
     }
 
     /**
-     * A PossDupFlag=Y message must carry OrigSendingTime (122) no later than its SendingTime (FIX 4.4 test cases 2e and
-     * 2f): otherwise a Reject, and for a time that goes backwards a Logout too.
+     * A PossDupFlag=Y message must carry OrigSendingTime (122) no later than its SendingTime (FIX 4.4 test case 2, its two
+     * PossDupFlag items): otherwise a Reject, and for a time that goes backwards a Logout too.
      */
     private boolean origSendingTimeAccepted(final FixDecoder message, final int msgType, final long seq, final long expected) {
         if (!message.has(FixTags.ORIG_SENDING_TIME)) {
@@ -324,10 +324,15 @@ final class FixSession {
         return true;
     }
 
-    /** A message answered with a Reject uses up its number when it was the expected one (and only then). */
+    /**
+     * A message answered with a Reject uses up its number when it was the expected one (and only then). The gap asked
+     * for may not close as planned then (a rejected gap fill moves the number by one, not to its NewSeqNo), so the next
+     * message ahead of the sequence asks again rather than waiting for a resend that already ended.
+     */
     private void countIfExpected(final long seq, final long expected) {
         if (seq == expected) {
             expectedInbound(expected + 1);
+            resendAskedThrough = 0;
         }
     }
 
@@ -358,9 +363,7 @@ final class FixSession {
     private void rejectMalformed(final FixDecoder message, final int status, final long expected) {
         final long seq = message.msgSeqNum();
         proxy.reject(this, seq > 0 ? seq : expected, message.rejectRefTag(), message.msgType(), status, message.rejectText());
-        if (seq == expected) {
-            expectedInbound(expected + 1);
-        }
+        countIfExpected(seq, expected);
     }
 
     /** Messages were missed: ask for them once, but still answer a ResendRequest and a Logout. */
@@ -388,7 +391,7 @@ final class FixSession {
             final int problem = validator.validate(message);
             if (problem != FixDecoder.OK) {
                 proxy.reject(this, seq, validator.refTag(), msgType, problem, validator.text());
-                expectedInbound(expected + 1);
+                countIfExpected(seq, expected);
                 return;
             }
         }
@@ -446,7 +449,7 @@ final class FixSession {
             expectedInbound(next);
         } else {
             proxy.reject(this, seq, FixTags.NEW_SEQ_NO, FixMsgTypes.SEQUENCE_RESET, 5, "NewSeqNo " + next + " is not above " + expected);
-            expectedInbound(expected + 1);
+            countIfExpected(seq, expected);
         }
     }
 

@@ -88,7 +88,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         // A client whose socket takes none of our output for this long is cut (it gets the rest by resend).
         final int writeStall = (int) bounded(yaml, top, "writeStallSeconds", 30, 1, 3600);
         final long storageReserve = storageReserve(yaml, top);
-        // 0 switches the check off (a replay of old traffic, a test clock); FIX 4.4 test case 2j asks for one.
+        // 0 switches the check off (a replay of old traffic, a test clock); FIX 4.4 test case 2 (SendingTime accuracy) asks for one.
         final int sendingTimeTolerance = (int) bounded(yaml, top, "sendingTimeToleranceSeconds", DEFAULT_SENDING_TIME_TOLERANCE_SECONDS,
             0, 86_400);
         final boolean validateUnused = !top.containsKey("validateUnusedFields") || yaml.bool(top.get("validateUnusedFields"));

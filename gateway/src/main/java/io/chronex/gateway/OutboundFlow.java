@@ -261,7 +261,7 @@ final class OutboundFlow {
         e.addBoolean(FixTags.POSS_DUP_FLAG, true);
         final long now = System.currentTimeMillis();
         e.addUtcTimestamp(FixTags.SENDING_TIME, now);
-        // Every PossDupFlag=Y message carries OrigSendingTime (FIX 4.4 test case 2f): strict counterparties reject a gap fill
+        // Every PossDupFlag=Y message carries OrigSendingTime (FIX 4.4 test case 2): strict counterparties reject a gap fill
         // without it. It stands for messages never sent as themselves, so their original time is this one.
         e.addUtcTimestamp(FixTags.ORIG_SENDING_TIME, now);
         e.addBoolean(FixTags.GAP_FILL_FLAG, true);

@@ -295,7 +295,7 @@ class FixSessionTest {
         assertFalse(session.logoutSent);
     }
 
-    /** 2j on a Logon: a SendingTime beyond the tolerance refuses it (a Logout with the reason, then the connection closes). */
+    /** 2, SendingTime accuracy, on a Logon: a SendingTime beyond the tolerance refuses it (a Logout with the reason, then the connection closes). */
     @Test
     void aLogonFarFromOurClockIsRefused() {
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=1\u000152=20261123-09:57:59.000\u000198=0\u0001108=30\u0001"
@@ -309,7 +309,7 @@ class FixSessionTest {
         assertTrue(session.onLogon(connection, decoder, 0, NOW_MILLIS), "exactly at the tolerance is still accurate");
     }
 
-    /** 2j in session: Reject 373=10 on SendingTime, the number counted, then a Logout; a tolerance of 0 checks nothing. */
+    /** 2, SendingTime accuracy, in session: Reject 373=10 on SendingTime, the number counted, then a Logout; a tolerance of 0 checks nothing. */
     @Test
     void anInSessionMessageFarFromOurClockIsRejectedThenLoggedOut() {
         logon("", 1, 30);
@@ -324,7 +324,7 @@ class FixSessionTest {
         assertEquals(List.of("order D 3"), application);
     }
 
-    /** 2f: PossDupFlag=Y without OrigSendingTime is a Reject 373=1 on 122 (counted); 2e: OrigSendingTime after SendingTime, 373=10. */
+    /** 2, PossDup: without OrigSendingTime a Reject 373=1 on 122 (counted); OrigSendingTime after SendingTime, 373=10. */
     @Test
     void possDupNeedsAnOrigSendingTimeNoLaterThanItsSendingTime() {
         logon("", 1, 30);
@@ -340,7 +340,7 @@ class FixSessionTest {
         assertEquals(3, session.expectedInbound(), "a message below the expected number uses up nothing");
     }
 
-    /** 2g: another BeginString ends the session with a Logout saying so; 2 (MsgSeqNum missing) likewise. */
+    /** 2 (BeginString): another BeginString ends the session with a Logout saying so; 2 (MsgSeqNum missing) likewise. */
     @Test
     void aWrongBeginStringOrAMissingMsgSeqNumEndsTheSession() {
         logon("", 1, 30);
@@ -365,6 +365,24 @@ class FixSessionTest {
         session.onMessage(decoder, missing, 0, NOW_MILLIS);
         assertEquals(List.of("logout MsgSeqNum (34) is missing"), sent);
         assertEquals(2, session.expectedInbound());
+    }
+
+    /**
+     * A gap fill in a resend that gets a Reject (here: PossDupFlag=Y without OrigSendingTime) moves the expected number by
+     * one, not to its NewSeqNo: the next message ahead must ask for the rest again, or every later message would be dropped
+     * as too high while the connection stays up.
+     */
+    @Test
+    void aRejectedGapFillDoesNotLeaveTheSessionWaitingForever() {
+        logon("", 1, 30);
+        sent.clear();
+        message(5, "0", "");
+        assertEquals(List.of("resendRequest 2"), sent);
+        message(2, "4", "43=Y\u0001123=Y\u000136=6\u0001");
+        assertEquals("reject ref=2 tag=122 type=4 reason=1 OrigSendingTime (122) is required with PossDupFlag=Y", last());
+        assertEquals(3, session.expectedInbound());
+        message(6, "0", "");
+        assertEquals("resendRequest 3", last(), "asked again from where the sequence now is");
     }
 
     /** A Logon with ResetSeqNumFlag=Y and MsgSeqNum 1 while logged on: both directions back to 1, answered with 141=Y. */

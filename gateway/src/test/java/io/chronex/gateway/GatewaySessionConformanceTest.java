@@ -58,7 +58,7 @@ class GatewaySessionConformanceTest {
     }
 
     /**
-     * 2d, 2i, 2m, 3a-c: a wrong CheckSum, a wrong BodyLength, 9 and 35 out of order, and garbage between messages are
+     * 2 and 3 (garbled): a wrong CheckSum, a wrong BodyLength, 9 and 35 out of order, and garbage between messages are
      * ignored: no Reject, no disconnect, and their MsgSeqNum is not counted, so the next good message shows the gap and
      * gets a ResendRequest from the first of them; once the gap is filled the session goes on.
      */
@@ -86,7 +86,7 @@ class GatewaySessionConformanceTest {
         assertTrue(exchange.gatewayLog().contains("session MALLORY: garbled message ignored (CheckSum is 000, computed"));
     }
 
-    /** 2g: another BeginString, on the Logon or later, is answered with a Logout saying so, then the connection closes. */
+    /** 2 (BeginString): another BeginString, on the Logon or later, is answered with a Logout saying so, then the connection closes. */
     @Test
     void anotherBeginStringIsAnsweredWithALogoutThenDisconnected() throws Exception {
         try (Socket s = new Socket("127.0.0.1", exchange.port)) {
@@ -146,7 +146,7 @@ class GatewaySessionConformanceTest {
     }
 
     /**
-     * 2j with QuickFIX/J: a client whose clock is 10 minutes off is refused at Logon (a Logout with the reason); once
+     * 2 (SendingTime accuracy) with QuickFIX/J: a client whose clock is 10 minutes off is refused at Logon (a Logout with the reason); once
      * its clock is right it logs on; a message sent 5 minutes ahead later gets Reject 373=10, then a Logout.
      */
     @Test

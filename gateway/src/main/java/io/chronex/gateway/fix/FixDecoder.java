@@ -22,7 +22,7 @@ public final class FixDecoder {
     public static final int GARBLED = -2;
     /** {@link #decode}: a well-framed message of another FIX version: answered with a Logout, then the connection closes. */
     public static final int WRONG_BEGIN_STRING = -3;
-    /** {@link #frame}: these bytes cannot start a FIX.4.4 message. */
+    /** {@link #frame}: these bytes cannot start a FIX message. */
     public static final int FRAME_GARBAGE = -1;
     /** {@link #frame}: the message declares itself longer than allowed. */
     public static final int FRAME_TOO_LONG = -2;
@@ -106,7 +106,7 @@ public final class FixDecoder {
     }
 
     /**
-     * Looks for one whole message at the start of [offset, offset + length): "8=" and everything up
+     * Looks for one whole message at the start of [offset, offset + length): "8=FIX" and everything up
      * to the first CheckSum field ("&lt;SOH&gt;10=ddd&lt;SOH&gt;"), whatever the BeginString and BodyLength say:
      * a message with a wrong BodyLength or of another FIX version is then answered as the
      * specification says (ignored as garbled, or a Logout), never a lost stream.
@@ -115,8 +115,12 @@ public final class FixDecoder {
      * message: see {@link #garbageLength}) or {@link #FRAME_TOO_LONG}
      */
     public static int frame(final DirectBuffer buf, final int offset, final int length, final int maxMessageLength) {
-        if (length >= 1 && buf.getByte(offset) != '8' || length >= 2 && buf.getByte(offset + 1) != '=') {
-            return FRAME_GARBAGE;
+        // "8=FIX" (any version), the same start garbageLength looks for: garbage that happens to begin "8=" must not
+        // swallow the next real message up to its CheckSum.
+        for (int i = 0; i < Math.min(length, MESSAGE_START.length); i++) {
+            if (buf.getByte(offset + i) != MESSAGE_START[i]) {
+                return FRAME_GARBAGE;
+            }
         }
         final int end = offset + length;
         if (declaredLength(buf, offset, end) > maxMessageLength) {

@@ -171,6 +171,8 @@ class FixCodecTest {
         assertEquals(FixDecoder.FRAME_GARBAGE, FixDecoder.frame(text("GET / HTTP/1.1"), 0, 14, 4096));
         assertEquals(0, FixDecoder.frame(text("8=FIX.4.2|9=5|"), 0, 14, 4096), "another version is framed, then answered");
         assertEquals(0, FixDecoder.frame(text("8=FIX.4.4|9=x|"), 0, 14, 4096), "framed on its CheckSum, then found garbled");
+        assertEquals(FixDecoder.FRAME_GARBAGE, FixDecoder.frame(text("8=garbage|"), 0, 10, 4096),
+            "garbage that begins 8= must not swallow the next message up to its CheckSum");
         final UnsafeBuffer junk = text("xx|8=FIX.4.4|");
         assertEquals(3, FixDecoder.garbageLength(junk, 0, junk.capacity()));
         assertEquals(3, FixDecoder.garbageLength(text("abc8=F"), 0, 6), "a message may start in the bytes still to come");
