@@ -295,7 +295,7 @@ class FixSessionTest {
         assertFalse(session.logoutSent);
     }
 
-    /** 2, SendingTime accuracy, on a Logon: a SendingTime beyond the tolerance refuses it (a Logout with the reason, then the connection closes). */
+    /** 2, SendingTime accuracy, on a Logon: beyond the tolerance it is refused (a Logout with the reason, then a close). */
     @Test
     void aLogonFarFromOurClockIsRefused() {
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=1\u000152=20261123-09:57:59.000\u000198=0\u0001108=30\u0001"
@@ -309,7 +309,7 @@ class FixSessionTest {
         assertTrue(session.onLogon(connection, decoder, 0, NOW_MILLIS), "exactly at the tolerance is still accurate");
     }
 
-    /** 2, SendingTime accuracy, in session: Reject 373=10 on SendingTime, the number counted, then a Logout; a tolerance of 0 checks nothing. */
+    /** 2, SendingTime accuracy, in session: Reject 373=10 on 52, the number counted, then a Logout; tolerance 0 checks nothing. */
     @Test
     void anInSessionMessageFarFromOurClockIsRejectedThenLoggedOut() {
         logon("", 1, 30);

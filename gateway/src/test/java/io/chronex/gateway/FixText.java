@@ -81,7 +81,7 @@ final class FixText implements AutoCloseable {
             + fields;
     }
 
-    /** The time now as a UTCTimestamp: the gateway checks SendingTime (52) against its clock (FIX 4.4 test case 2, SendingTime accuracy). */
+    /** The time now as a UTCTimestamp: the gateway checks SendingTime (52) against its clock (FIX 4.4 test case 2). */
     static String now() {
         return TIMESTAMP.format(java.time.Instant.now());
     }
