@@ -236,7 +236,13 @@ final class Routes implements AutoCloseable {
                 at += channel.write(record, at);
             }
         } catch (final IOException e) {
-            // The next append writes over whatever part of it reached the file.
+            // Whatever part of it reached the file is cut off again: a shorter record written over it later would leave
+            // its tail behind, which the next start would take for damage.
+            try {
+                channel.truncate(end);
+            } catch (final IOException again) {
+                e.addSuppressed(again);
+            }
             throw new IllegalStateException("cannot write the routes file " + file + ": " + e.getMessage(), e);
         }
         end += RECORD_HEADER + length;
