@@ -104,20 +104,17 @@ final class OutboxSessionProxy implements SessionProxy {
     public void reject(final FixSession s, final long refSeqNum, final int refTag, final int refMsgType, final int reason,
                        final CharSequence text) {
         sessionRejects++;
-        // A message rejected for its third-party route: the session names no tag, the route knows which and why.
-        final int tag = outbox.reply == null ? refTag : outbox.reply.refTag(refTag);
-        final CharSequence why = outbox.reply == null ? text : outbox.reply.text(refTag, text);
         final FixEncoder e = outbox.begin(s, FixMsgTypes.REJECT, System.currentTimeMillis());
         e.addLong(FixTags.REF_SEQ_NUM, Math.max(0, refSeqNum));
-        if (tag > 0) {
-            e.addLong(FixTags.REF_TAG_ID, tag);
+        if (refTag > 0) {
+            e.addLong(FixTags.REF_TAG_ID, refTag);
         }
         if (refMsgType != 0) {
             e.addAscii(FixTags.REF_MSG_TYPE, msgTypeText(refMsgType));
         }
         e.addLong(FixTags.SESSION_REJECT_REASON, reason);
-        if (why != null) {
-            e.addAscii(FixTags.TEXT, why);
+        if (text != null) {
+            e.addAscii(FixTags.TEXT, text);
         }
         outbox.end(0, 0);
         outbox.commit(-1);

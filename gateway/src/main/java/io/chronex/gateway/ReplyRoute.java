@@ -34,9 +34,6 @@ final class ReplyRoute {
     private int subLength;
     private int locationOffset;
     private int locationLength;
-    /** The tag whose value broke the rule in the message being handled (0: none), and the rule, for the Reject. */
-    private int problemTag;
-    private String problemText;
 
     /**
      * Takes the route of the message just decoded on connection c.
@@ -51,13 +48,9 @@ final class ReplyRoute {
         }
         final int problem = problem(m);
         if (problem != 0) {
-            if (status != FixDecoder.OK) {
-                return status;
-            }
-            problemTag = problem;
-            problemText = problem == FixTags.ON_BEHALF_OF_COMP_ID ? COMP_RULE : problem == FixTags.ON_BEHALF_OF_SUB_ID ? SUB_RULE
-                : LOCATION_RULE;
-            return FixDecoder.INCORRECT_DATA_FORMAT;
+            // Rejected as the decoder's own format problems are: the tag and the rule in the decoder, for the session's Reject.
+            return status != FixDecoder.OK ? status : m.invalid(FixDecoder.INCORRECT_DATA_FORMAT, problem,
+                problem == FixTags.ON_BEHALF_OF_COMP_ID ? COMP_RULE : problem == FixTags.ON_BEHALF_OF_SUB_ID ? SUB_RULE : LOCATION_RULE);
         }
         connection = c;
         buffer = m.buffer();
@@ -92,8 +85,6 @@ final class ReplyRoute {
     void clear() {
         connection = null;
         buffer = null;
-        problemTag = 0;
-        problemText = null;
     }
 
     /**
@@ -115,15 +106,5 @@ final class ReplyRoute {
         if (locationLength > 0) {
             e.addBytes(FixTags.DELIVER_TO_LOCATION_ID, buffer, locationOffset, locationLength);
         }
-    }
-
-    /** The RefTagID for a Reject of the message being handled: the route's bad tag when the session gives none. */
-    int refTag(final int refTag) {
-        return refTag == 0 && problemTag != 0 ? problemTag : refTag;
-    }
-
-    /** The Text for that Reject: the rule the route broke when the session gives none. */
-    CharSequence text(final int refTag, final CharSequence text) {
-        return refTag == 0 && problemTag != 0 ? problemText : text;
     }
 }

@@ -385,6 +385,17 @@ class FixSessionTest {
         assertEquals("resendRequest 3", last(), "asked again from where the sequence now is");
     }
 
+    /** A Logon with an invalid field (EncryptMethod 98=9 is no FIX 4.4 value) is refused with a Logout naming it. */
+    @Test
+    void aLogonWithAnInvalidFieldIsRefused() {
+        session.validator = new io.chronex.gateway.fix.FixValidator(io.chronex.gateway.fix.FixDictionary.fix44(), true, new int[0]);
+        decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=1\u0001" + TIME + "98=9\u0001108=30\u0001554=secret\u0001");
+        assertFalse(session.onLogon(connection, decoder, 0, NOW_MILLIS));
+        assertEquals("refuse invalid Logon: EncryptMethod (98) has no value '9' (SessionRejectReason 5, tag 98)", last());
+        assertNull(session.connection);
+        assertTrue(logon("", 1, 30), "the same Logon with valid fields is accepted");
+    }
+
     /** A Logon with ResetSeqNumFlag=Y and MsgSeqNum 1 while logged on: both directions back to 1, answered with 141=Y. */
     @Test
     void aResetLogonInSessionStartsBothDirectionsAgain() {

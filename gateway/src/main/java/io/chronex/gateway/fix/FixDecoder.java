@@ -387,6 +387,14 @@ public final class FixDecoder {
     }
 
     private int reject(final int reason, final int tag, final String text) {
+        return invalid(reason, tag, text);
+    }
+
+    /**
+     * Marks the decoded message invalid for a rule its reader checks after decoding: the reason is returned, and
+     * {@link #rejectRefTag()} and {@link #rejectText()} name the tag and the rule for the Reject, as for the decoder's own.
+     */
+    public int invalid(final int reason, final int tag, final CharSequence text) {
         rejectRefTag = tag;
         rejectText.setLength(0);
         rejectText.append(text);
