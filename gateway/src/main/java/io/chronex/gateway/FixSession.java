@@ -232,12 +232,12 @@ final class FixSession {
     /** Whether SendingTime (52) is within the tolerance of the gateway's clock (FIX 4.4 test case 2, SendingTime accuracy). */
     private boolean sendingTimeAccurate(final FixDecoder message, final long nowEpochMillis) {
         return sendingTimeToleranceMillis == 0
-            || Math.abs(message.utcTimestampMillis(FixTags.SENDING_TIME) - nowEpochMillis) <= sendingTimeToleranceMillis;
+            || Math.abs(message.sendingTimeMillis() - nowEpochMillis) <= sendingTimeToleranceMillis;
     }
 
     private String sendingTimeProblem(final FixDecoder message, final long nowEpochMillis) {
         return "SendingTime accuracy problem: SendingTime (52) " + message.stringValue(FixTags.SENDING_TIME) + " is "
-            + Math.abs(message.utcTimestampMillis(FixTags.SENDING_TIME) - nowEpochMillis) / 1000 + " s from the gateway's clock"
+            + Math.abs(message.sendingTimeMillis() - nowEpochMillis) / 1000 + " s from the gateway's clock"
             + " (tolerance " + sendingTimeToleranceMillis / 1000 + " s)";
     }
 
@@ -315,7 +315,7 @@ final class FixSession {
             countIfExpected(seq, expected);
             return false;
         }
-        if (original > message.utcTimestampMillis(FixTags.SENDING_TIME)) {
+        if (original > message.sendingTimeMillis()) {
             proxy.reject(this, seq, FixTags.ORIG_SENDING_TIME, msgType, 10, "OrigSendingTime (122) is later than SendingTime (52)");
             countIfExpected(seq, expected);
             logout("SendingTime accuracy problem");

@@ -89,6 +89,8 @@ public final class FixDecoder {
     private int rejectRefTag;
     /** Whether BeginString was FIX.4.4. */
     private boolean fix44;
+    /** SendingTime (52) in epoch milliseconds, read once by the header check (Long.MIN_VALUE: not read or malformed). */
+    private long sendingTime;
     private final StringBuilder rejectText = new StringBuilder(128);
     private final boolean repeatedTagsAllowed;
 
@@ -213,6 +215,7 @@ public final class FixDecoder {
         rejectRefTag = 0;
         rejectText.setLength(0);
         fix44 = false;
+        sendingTime = Long.MIN_VALUE;
         if (++generation == 0) {
             java.util.Arrays.fill(generationByTag, 0);
             generation = 1;
@@ -380,7 +383,8 @@ public final class FixDecoder {
         if (!has(FixTags.SENDING_TIME)) {
             return reject(REQUIRED_TAG_MISSING, FixTags.SENDING_TIME, "SendingTime (52) is missing");
         }
-        if (utcTimestampMillis(FixTags.SENDING_TIME) == Long.MIN_VALUE) {
+        sendingTime = utcTimestampMillis(FixTags.SENDING_TIME);
+        if (sendingTime == Long.MIN_VALUE) {
             return reject(INCORRECT_DATA_FORMAT, FixTags.SENDING_TIME, "SendingTime (52) is not YYYYMMDD-HH:MM:SS[.sss]");
         }
         return OK;
@@ -435,6 +439,11 @@ public final class FixDecoder {
     /** MsgType packed as in {@link FixMsgTypes}; 0 when it could not be read. */
     public int msgType() {
         return msgType;
+    }
+
+    /** SendingTime (52) as epoch milliseconds, as the header check read it; Long.MIN_VALUE unless decode returned OK. */
+    public long sendingTimeMillis() {
+        return sendingTime;
     }
 
     /** MsgSeqNum, or -1 when missing or malformed. */
