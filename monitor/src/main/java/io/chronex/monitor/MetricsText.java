@@ -1,5 +1,6 @@
 package io.chronex.monitor;
 
+import io.chronex.queues.book.Books;
 import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;

@@ -1,5 +1,6 @@
 package io.chronex.monitor;
 
+import io.chronex.queues.book.Books;
 import io.chronex.api.Command;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandTail;

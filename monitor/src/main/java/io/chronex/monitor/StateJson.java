@@ -1,5 +1,6 @@
 package io.chronex.monitor;
 
+import io.chronex.queues.book.Books;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.chronex.api.CommandType;

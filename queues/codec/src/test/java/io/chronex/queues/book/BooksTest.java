@@ -1,4 +1,4 @@
-package io.chronex.monitor;
+package io.chronex.queues.book;
 
 import io.chronex.api.LevelChange;
 import io.chronex.api.Side;
@@ -32,9 +32,19 @@ class BooksTest {
             change.price = 1_000 + random.nextInt(200);
             change.quantity = random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(1_000);
             change.orderCount = change.quantity == 0 ? 0 : 1 + random.nextInt(20);
-            books.apply(change);
+            final int done = books.apply(change);
             final NavigableMap<Long, long[]> side = reference.computeIfAbsent(change.symbol, s -> new TreeMap<>())
                 .computeIfAbsent(change.side, s -> new TreeMap<>());
+            final boolean was = side.containsKey(change.price);
+            assertEquals(change.quantity == 0 ? (was ? Books.REMOVED : Books.NONE) : (was ? Books.CHANGED : Books.ADDED), done);
+            final Books.Levels levels = books.book(change.symbol).levels(change.side);
+            final int rank = levels.rankOf(change.price);
+            if (change.quantity == 0) {
+                assertEquals(-1, rank);
+            } else {
+                assertEquals(change.price, levels.price(rank));
+                assertEquals(change.quantity, levels.quantity(rank));
+            }
             if (change.quantity == 0) {
                 side.remove(change.price);
             } else {

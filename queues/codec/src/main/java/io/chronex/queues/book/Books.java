@@ -1,4 +1,4 @@
-package io.chronex.monitor;
+package io.chronex.queues.book;
 
 import io.chronex.api.LevelChange;
 import io.chronex.api.Side;
@@ -7,14 +7,25 @@ import org.agrona.collections.Int2ObjectHashMap;
 import java.util.Arrays;
 
 /**
- * Every symbol's price levels, rebuilt from the events' level changes alone: each change carries a
+ * Every symbol's price levels (an L2 book), rebuilt from the events' level changes alone: each change carries a
  * level's total quantity and order count after the command, so it replaces the level (quantity 0
- * removes it). Symbols in id order, levels best first.
+ * removes it). Symbols in id order, levels best first. Shared by every reader that keeps books: the monitor,
+ * the gateway's FIX market data, the market-data publisher and the feed client.
  *
- * <p>Applied for every level change the monitor reads, so it keeps primitives in sorted arrays
- * rather than boxed prices in tree maps (which were a third of the monitor's CPU per excerpt).
+ * <p>Applied for every level change a reader reads, so it keeps primitives in sorted arrays
+ * rather than boxed prices in tree maps (which were a third of the monitor's CPU per excerpt); it allocates only
+ * when a side grows past its largest size so far or a symbol is first seen.
  */
 public final class Books {
+    /** What applying a level change did to its level: {@link #ADDED}, {@link #CHANGED}, {@link #REMOVED} or {@link #NONE}. */
+    public static final int NONE = 0;
+    /** The level was not there and now is. */
+    public static final int ADDED = 1;
+    /** The level was there and still is, with the change's quantity and order count. */
+    public static final int CHANGED = 2;
+    /** The level was there and is gone (the change's quantity is 0). */
+    public static final int REMOVED = 3;
+
     /** One side of one book: levels kept in arrays sorted so that the best is last, where most changes land. */
     public static final class Levels {
         private final boolean bids;
@@ -56,7 +67,22 @@ public final class Books {
             return size - 1 - rank;
         }
 
-        void apply(final long price, final long quantity, final int orderCount) {
+        /** The rank (0 = best) of the level at this price, or -1 when there is none. */
+        public int rankOf(final long price) {
+            final int at = Arrays.binarySearch(keys, 0, size, bids ? price : -price);
+            return at < 0 ? -1 : size - 1 - at;
+        }
+
+        /** Removes every level. */
+        public void clear() {
+            size = 0;
+        }
+
+        /**
+         * Sets the level at this price to the quantity and order count (quantity 0 removes it); returns what that did
+         * ({@link #ADDED}, {@link #CHANGED}, {@link #REMOVED}, or {@link #NONE} for a removal of a level not there).
+         */
+        public int apply(final long price, final long quantity, final int orderCount) {
             final long key = bids ? price : -price;
             final int at = Arrays.binarySearch(keys, 0, size, key);
             if (at >= 0) {
@@ -66,13 +92,17 @@ public final class Books {
                     System.arraycopy(quantities, at + 1, quantities, at, tail);
                     System.arraycopy(orders, at + 1, orders, at, tail);
                     size--;
-                } else {
-                    quantities[at] = quantity;
-                    orders[at] = orderCount;
+                    return REMOVED;
                 }
-            } else if (quantity != 0) {
-                insert(-at - 1, key, quantity, orderCount);
+                quantities[at] = quantity;
+                orders[at] = orderCount;
+                return CHANGED;
             }
+            if (quantity != 0) {
+                insert(-at - 1, key, quantity, orderCount);
+                return ADDED;
+            }
+            return NONE;
         }
 
         private void insert(final int at, final long key, final long quantity, final int orderCount) {
@@ -101,25 +131,37 @@ public final class Books {
         public Levels levels(final Side side) {
             return side == Side.BUY ? bids : asks;
         }
+
+        /** Removes every level of both sides. */
+        public void clear() {
+            bids.clear();
+            asks.clear();
+        }
     }
 
     private final Int2ObjectHashMap<Book> books = new Int2ObjectHashMap<>();
     /** The ids of the symbols in books, ascending; grows only when a symbol is first seen. */
     private int[] symbols = new int[0];
 
-    public void apply(final LevelChange change) {
-        Book book = books.get(change.symbol);
+    /** Applies one level change; returns what it did to its level (see {@link Levels#apply}). */
+    public int apply(final LevelChange change) {
+        return bookOrNew(change.symbol).levels(change.side).apply(change.price, change.quantity, change.orderCount);
+    }
+
+    /** The symbol's book, created empty (and the symbol listed) when it was never seen. */
+    public Book bookOrNew(final int symbol) {
+        Book book = books.get(symbol);
         if (book == null) {
             book = new Book();
-            books.put(change.symbol, book);
-            final int at = -Arrays.binarySearch(symbols, change.symbol) - 1;
+            books.put(symbol, book);
+            final int at = -Arrays.binarySearch(symbols, symbol) - 1;
             final int[] grown = new int[symbols.length + 1];
             System.arraycopy(symbols, 0, grown, 0, at);
-            grown[at] = change.symbol;
+            grown[at] = symbol;
             System.arraycopy(symbols, at, grown, at + 1, symbols.length - at);
             symbols = grown;
         }
-        book.levels(change.side).apply(change.price, change.quantity, change.orderCount);
+        return book;
     }
 
     /** The ids of the symbols that ever had a level, ascending (a copy). */
