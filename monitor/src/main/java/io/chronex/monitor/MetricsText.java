@@ -1,9 +1,9 @@
 package io.chronex.monitor;
 
-import io.chronex.queues.book.Books;
 import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
+import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
 
 import java.util.Locale;

@@ -1,6 +1,5 @@
 package io.chronex.monitor;
 
-import io.chronex.queues.book.Books;
 import io.chronex.api.Command;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandTail;
@@ -8,6 +7,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.Hops;
+import io.chronex.queues.book.Books;
 
 import java.util.Arrays;
 

@@ -1,6 +1,5 @@
 package io.chronex.monitor;
 
-import io.chronex.queues.book.Books;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
@@ -8,6 +7,7 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.SnapshotFiles;
+import io.chronex.queues.book.Books;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 
 import java.io.IOException;

@@ -1,6 +1,5 @@
 package io.chronex.monitor;
 
-import io.chronex.queues.book.Books;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
@@ -8,6 +7,7 @@ import io.chronex.api.CommandType;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.QueueGap;
+import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
 
 import java.math.BigDecimal;

@@ -1,6 +1,5 @@
 package io.chronex.monitor;
 
-import io.chronex.queues.book.Books;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.Fill;
@@ -12,6 +11,7 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
+import io.chronex.queues.book.Books;
 import net.openhft.chronicle.bytes.Bytes;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
