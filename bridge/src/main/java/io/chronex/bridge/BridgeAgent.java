@@ -17,6 +17,7 @@ import io.chronex.queues.EventTail;
 import io.chronex.queues.Hops;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.queues.cluster.ClusterMessages;
+import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
 import net.openhft.chronicle.bytes.Bytes;
@@ -28,6 +29,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.Agent;
 
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -122,6 +124,10 @@ public final class BridgeAgent implements Agent, EgressListener {
             // directory would wipe a running one's. Without it a stale directory (a killed process's) is replaced anyway.
             .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true);
+        if (AeronLeftovers.clearDeadDriverDirectory(Path.of(context.aeronDirectoryName()))) {
+            log.accept("bridge " + source + ": the media driver directory " + context.aeronDirectoryName()
+                + " of a process that is gone removed");
+        }
         final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
         boolean said = false;
         while (driver == null) {

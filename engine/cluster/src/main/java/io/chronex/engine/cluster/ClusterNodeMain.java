@@ -1,10 +1,13 @@
 package io.chronex.engine.cluster;
 
+import io.aeron.archive.ArchiveMarkFile;
+import io.aeron.cluster.service.ClusterMarkFile;
 import io.aeron.driver.exceptions.ActiveDriverException;
 import io.chronex.api.EngineConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
@@ -63,6 +66,7 @@ public final class ClusterNodeMain {
                                                      final RunFiles run, final StopSignal stop) {
         final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
         boolean said = false;
+        clearLeftovers(cluster, id, data, run);
         while (true) {
             try {
                 return ClusterNode.start(cluster, id, data, config, checkpointEvery, idleName, line -> run.log("%s", line));
@@ -79,6 +83,24 @@ public final class ClusterNodeMain {
                     return null; // stopped while waiting: nothing was started
                 }
             }
+        }
+    }
+
+    /**
+     * What a member killed a moment ago left of Aeron's files, cleared so that this start need not wait for them to go stale:
+     * the mark files in this member's cluster directory (the engine lock run holds says no live member uses them) and the
+     * media driver directory when its cnc file names a process that is gone. The waiting above stays for anything else.
+     */
+    private static void clearLeftovers(final ClusterConfig cluster, final int id, final DataDirectory data, final RunFiles run) {
+        final Path dir = ClusterNode.clusterDir(data.root());
+        final int marks = AeronLeftovers.setAsideMarkFiles(dir.resolve(ClusterMarkFile.FILENAME),
+            dir.resolve(ClusterMarkFile.markFilenameForService(0)), dir.resolve("archive").resolve(ArchiveMarkFile.FILENAME));
+        final Path driverDir = cluster.aeronDirOf("node-" + id);
+        final boolean driver = AeronLeftovers.clearDeadDriverDirectory(driverDir);
+        if (marks > 0 || driver) {
+            final String driverText = driver ? "; the media driver directory " + driverDir + " of a process that is gone removed" : "";
+            run.log("cluster-node %d: %d Aeron mark files of the previous run set aside (*%s)%s", id, marks,
+                AeronLeftovers.SET_ASIDE_SUFFIX, driverText);
         }
     }
 

@@ -1,0 +1,74 @@
+package io.chronex.runtime;
+
+import io.aeron.CncFileDescriptor;
+import org.agrona.IoUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.MappedByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Clears what a process killed with kill -9 left of Aeron's files, so that its restart serves at once: Aeron takes a media
+ * driver directory or a mark file for a live process's until the heartbeat in it is 10 s old, and a restart would wait that
+ * out. Needs aeron-client, an optional dependency of this module that only the processes running Aeron bring.
+ */
+public final class AeronLeftovers {
+    /** What a mark file set aside is renamed to: NAME.previous, the last one only, kept for its error log. */
+    public static final String SET_ASIDE_SUFFIX = ".previous";
+
+    private AeronLeftovers() {
+    }
+
+    /**
+     * Deletes a media driver directory whose cnc file names a process that no longer runs; returns whether it did. A
+     * directory of a live process (this one included), one without a whole cnc file, or one of another cnc version is left
+     * to Aeron's own check.
+     */
+    public static boolean clearDeadDriverDirectory(final Path dir) {
+        final File cnc = dir.resolve(CncFileDescriptor.CNC_FILE).toFile();
+        if (!cnc.isFile() || cnc.length() < CncFileDescriptor.META_DATA_LENGTH) {
+            return false;
+        }
+        final long pid;
+        final MappedByteBuffer mapped = IoUtil.mapExistingFile(cnc, "cnc");
+        try {
+            final UnsafeBuffer metaData = CncFileDescriptor.createMetaDataBuffer(mapped);
+            if (metaData.getIntVolatile(CncFileDescriptor.cncVersionOffset(0)) != CncFileDescriptor.CNC_VERSION) {
+                return false;
+            }
+            pid = CncFileDescriptor.pid(metaData);
+        } finally {
+            IoUtil.unmap(mapped);
+        }
+        if (pid <= 0 || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        IoUtil.delete(dir.toFile(), false);
+        return true;
+    }
+
+    /**
+     * Moves each existing file to NAME{@value #SET_ASIDE_SUFFIX}, replacing an older one; returns how many it moved. For Aeron's
+     * mark files (archive, consensus module, service container), which hold only liveness and an error log, and only while
+     * the caller holds its role's {@link RunFiles} lock on the directory they belong to: then no live process uses them.
+     */
+    public static int setAsideMarkFiles(final Path... files) {
+        int moved = 0;
+        for (final Path file : files) {
+            if (Files.isRegularFile(file)) {
+                try {
+                    Files.move(file, file.resolveSibling(file.getFileName() + SET_ASIDE_SUFFIX), StandardCopyOption.REPLACE_EXISTING);
+                } catch (final IOException e) {
+                    throw new UncheckedIOException("cannot move " + file + " aside: " + e.getMessage(), e);
+                }
+                moved++;
+            }
+        }
+        return moved;
+    }
+}
