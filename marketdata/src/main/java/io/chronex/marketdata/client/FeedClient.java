@@ -36,6 +36,7 @@ public final class FeedClient implements AutoCloseable {
     private final SplittableRandom random;
     private long received;
     private long dropped;
+    private FragmentHandler observer;
 
     /** A client of the feed {@code config} describes; {@code dropRate} 0 for a real one. */
     public FeedClient(final FeedConfig config, final double dropRate, final long seed) {
@@ -62,6 +63,9 @@ public final class FeedClient implements AutoCloseable {
         }
         final FragmentHandler onIncremental = (buffer, offset, length, header) -> {
             received++;
+            if (observer != null) {
+                observer.onFragment(buffer, offset, length, header);
+            }
             if (dropRate > 0 && random.nextDouble() < dropRate) {
                 dropped++;
                 return;
@@ -70,6 +74,14 @@ public final class FeedClient implements AutoCloseable {
         };
         this.incrementalAssembler = new FragmentAssembler(onIncremental);
         this.snapshotAssembler = new FragmentAssembler((buffer, offset, length, header) -> state.onMessage(buffer, offset, length));
+    }
+
+    /**
+     * A test hook: also hands every whole incremental-channel message received (before the drop hook) to {@code observer},
+     * on the polling thread.
+     */
+    public void observeIncrementals(final FragmentHandler observer) {
+        this.observer = observer;
     }
 
     /** Reads what has arrived on both channels; returns the number of fragments read (0: nothing new). */

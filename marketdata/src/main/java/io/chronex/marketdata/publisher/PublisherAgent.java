@@ -45,6 +45,12 @@ public final class PublisherAgent implements Agent {
     private static final int OFFER_SPINS = 16;
     private static final long STATUS_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /**
+     * After a (re)start, how long to wait for a first receiver before sending: clients that were listening to the killed
+     * publisher find the new one within a status-message interval (about 200 ms), and the incrementals sent again at
+     * start are for them; with nobody there after this, the publisher goes on without them.
+     */
+    private static final long CONNECT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final FeedConfig config;
     private final DataDirectory data;
@@ -81,6 +87,7 @@ public final class PublisherAgent implements Agent {
     private long lastSendNanos;
     private long nextSnapshotNanos;
     private long nextStatusNanos;
+    private long sendFromNanos;
 
     private long messages;
     private long snapshotsSent;
@@ -149,6 +156,9 @@ public final class PublisherAgent implements Agent {
         if (tail == null) {
             return open(now);
         }
+        if (now < sendFromNanos && !incremental.isConnected()) {
+            return snapshotCycle(now) + statusDue(now);
+        }
         int work = 0;
         if (pending) {
             if (!resend(now)) {
@@ -172,19 +182,29 @@ public final class PublisherAgent implements Agent {
         return work;
     }
 
-    /** Waits for the events queue, then rebuilds the books and the sequence from its beginning. */
+    /**
+     * Waits for the events queue, then rebuilds the books and the sequence from its beginning, and decides where to send
+     * from: {@value #REPUBLISH} incrementals before the last one a predecessor sent (the status file keeps it), or before
+     * the end of the queue when there was none (or it is not in this queue).
+     */
     private int open(final long now) {
         if (!data.hasQueue("events")) {
             return statusDue(now);
         }
         events = data.events();
         final long started = System.nanoTime();
+        final long resumeAfter = status.previousLastSentIndex();
         final long[] recent = new long[REPUBLISH];
-        final long[] count = {0};
+        // [0] market-data excerpts read, [1] of them up to the resume point, [2] 1 once past it
+        final long[] counts = {0, 0, 0};
         try (EventTail rebuild = new EventTail(events.createTailer())) {
             final EventTail.Handler apply = (index, header, result) -> {
                 if (FeedEncoder.carriesMarketData(result)) {
-                    recent[(int) (count[0]++ % REPUBLISH)] = index;
+                    counts[0]++;
+                    if (counts[2] == 0) {
+                        recent[(int) (counts[1]++ % REPUBLISH)] = index;
+                        counts[2] = index == resumeAfter ? 1 : 0;
+                    }
                     applyToBooks(result);
                 }
                 booksThrough = index;
@@ -193,14 +213,14 @@ public final class PublisherAgent implements Agent {
                 // read to the end
             }
         }
-        bookSeq = count[0];
+        bookSeq = counts[0];
         bookEventsIndex = booksThrough;
         lastIndexRead = booksThrough;
-        final int resend = (int) Math.min(count[0], REPUBLISH);
-        seq = bookSeq - resend;
+        final int again = (int) Math.min(counts[1], REPUBLISH);
+        seq = counts[1] - again;
         final ExcerptTailer tailer = events.createTailer();
-        if (resend > 0) {
-            final long from = recent[(int) ((count[0] - resend) % REPUBLISH)];
+        if (again > 0) {
+            final long from = recent[(int) ((counts[1] - again) % REPUBLISH)];
             if (!tailer.moveToIndex(from)) {
                 throw new IllegalStateException("cannot move to events index " + Long.toHexString(from) + " just read");
             }
@@ -209,9 +229,12 @@ public final class PublisherAgent implements Agent {
         }
         tail = new EventTail(tailer);
         log.accept(String.format("marketdata: rebuilt from the events queue through %s in %d ms: %d market-data excerpts (seq %d);"
-                + " sending the last %d again", Long.toHexString(booksThrough), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-            bookSeq, bookSeq, resend));
+                + " %s; sending from seq %d", Long.toHexString(booksThrough), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+            bookSeq, bookSeq, counts[2] == 1
+                ? "the last publisher sent through " + Long.toHexString(resumeAfter) + " (seq " + counts[1] + ")"
+                : "no earlier publisher's last message found", seq + 1));
         nextSnapshotNanos = now;
+        sendFromNanos = System.nanoTime() + CONNECT_GRACE_NANOS;
         return 1;
     }
 
@@ -234,8 +257,7 @@ public final class PublisherAgent implements Agent {
         pendingLength = incrementalEncoder.incremental(seq, index, header.hops.engineAppendNanos, now, result);
         lagMicros = (now - header.hops.engineAppendNanos) / 1_000;
         if (offer(incremental, incrementalEncoder, pendingLength)) {
-            messages++;
-            lastSendNanos = now;
+            sent(index, now);
         } else {
             pending = true;
             pendingSinceNanos = now;
@@ -246,9 +268,8 @@ public final class PublisherAgent implements Agent {
     /** Sends the back-pressured incremental again; past the limit it is given up (clients see a gap and recover). */
     private boolean resend(final long now) {
         if (offer(incremental, incrementalEncoder, pendingLength)) {
-            messages++;
+            sent(lastIndexRead, now);
             pending = false;
-            lastSendNanos = now;
             return true;
         }
         if (now - pendingSinceNanos > config.backPressureLimitNanos()) {
@@ -259,6 +280,13 @@ public final class PublisherAgent implements Agent {
             return true;
         }
         return false;
+    }
+
+    private void sent(final long index, final long now) {
+        messages++;
+        lastSendNanos = now;
+        // Every send, not once a second: after a kill -9 the next publisher resumes from here (an ordered store, no fence).
+        status.lastSent(index);
     }
 
     /** Offers with a few immediate retries; true when sent or when nobody is subscribed (then nobody misses it). */

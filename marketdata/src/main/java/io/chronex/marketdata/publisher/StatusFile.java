@@ -36,9 +36,12 @@ public final class StatusFile implements AutoCloseable {
     public static final int SNAPSHOTS_AT = 88;
     public static final int NOT_CONNECTED_AT = 96;
     public static final int STARTED_EPOCH_MILLIS_AT = 104;
+    /** The events index of the last incremental handed to Aeron, stored on every send: where a restart resumes. */
+    public static final int LAST_SENT_INDEX_AT = 112;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
+    private final long previousLastSentIndex;
 
     /** Creates or takes over the file and stamps it with this process's id. */
     public StatusFile(final Path file) {
@@ -52,11 +55,24 @@ public final class StatusFile implements AutoCloseable {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         buffer = new UnsafeBuffer(mapped);
+        previousLastSentIndex = buffer.getLong(MAGIC_AT) == MAGIC && buffer.getLong(VERSION_AT) == VERSION
+            ? buffer.getLong(LAST_SENT_INDEX_AT) : -1;
         buffer.setMemory(0, LENGTH, (byte) 0);
         buffer.putLong(VERSION_AT, VERSION);
         buffer.putLong(PID_AT, ProcessHandle.current().pid());
         buffer.putLong(STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
+        buffer.putLong(LAST_SENT_INDEX_AT, -1);
         buffer.putLongVolatile(MAGIC_AT, MAGIC);
+    }
+
+    /** What the file said the last publisher sent last when this one took it over; -1 for nothing. */
+    public long previousLastSentIndex() {
+        return previousLastSentIndex;
+    }
+
+    /** Records the last incremental sent. */
+    public void lastSent(final long eventsIndex) {
+        buffer.putLongOrdered(LAST_SENT_INDEX_AT, eventsIndex);
     }
 
     /** Sets one field (an offset above). */
