@@ -42,6 +42,10 @@ final class ClientRunner implements AutoCloseable {
         return lastSeq;
     }
 
+    FeedClient client() {
+        return client;
+    }
+
     /** Stops polling; the client's state may be read afterwards. */
     FeedClient stop() throws InterruptedException {
         stop = true;

@@ -75,7 +75,7 @@ class FeedEndToEndTest {
         final Path log = dir.resolve(name + ".log");
         final Process publisher = jvm.start(PublisherMain.class.getName(),
             List.of("--config", configFile.toString(), "--data-dir", data.toString()), log);
-        ChildJvm.awaitLine(publisher, log, "marketdata: incrementals on");
+        ChildJvm.awaitLine(publisher, log, "marketdata: rebuilt from the events queue");
         return publisher;
     }
 
@@ -110,14 +110,17 @@ class FeedEndToEndTest {
                     final FeedState lateState = late.stop().state();
                     assertEqualToEngine(writer, lossyState, "lossy");
                     assertEqualToEngine(writer, lateState, "late");
-                    assertTrue(lossyState.gaps() > 0, "the lossy client saw gaps");
-                    assertTrue(lossyState.recoveries() > 1, "the lossy client recovered after joining: " + lossyState.recoveries());
+                    final String stats = "gaps " + lossyState.gaps() + ", recoveries " + lossyState.recoveries() + ", overflows "
+                        + lossyState.overflows() + ", received " + lossy.client().received() + ", dropped " + lossy.client().dropped();
+                    System.out.println("lossy client: " + stats);
+                    assertTrue(lossyState.gaps() > 0, "the lossy client saw gaps: " + stats);
+                    assertTrue(lossyState.recoveries() > 1, "the lossy client recovered after joining: " + stats);
                     assertTrue(lateState.recoveries() >= 1);
                     final Path status = dataDir.resolve("marketdata").resolve("status");
                     Await.until("the status file shows the last index", 10,
                         () -> StatusFile.read(status, StatusFile.LAST_EVENTS_INDEX_AT) == last);
                     assertEquals(StatusFile.MAGIC, StatusFile.read(status, StatusFile.MAGIC_AT));
-                    assertEquals(publisher.pid(), StatusFile.read(status, StatusFile.PID_AT));
+                    assertEquals(publisher.pid(), StatusFile.read(status, StatusFile.PID_AT), "pid");
                     assertEquals(lateState.lastSeq(), StatusFile.read(status, StatusFile.SEQ_AT));
                 }
             }

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FeedClient implements AutoCloseable {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
     private static final int FRAGMENTS_PER_POLL = 256;
+    private static final int RECOVERING_FRAGMENTS = 8;
 
     private final FeedState state;
     private final MediaDriver driver;
@@ -84,9 +85,14 @@ public final class FeedClient implements AutoCloseable {
         this.observer = observer;
     }
 
-    /** Reads what has arrived on both channels; returns the number of fragments read (0: nothing new). */
+    /**
+     * Reads what has arrived on both channels; returns the number of fragments read (0: nothing new). Snapshots first, and
+     * while recovering only a few incrementals at a time: a snapshot is usable only if no incremental after it was lost
+     * before it was read, so it must not wait behind a long run of incrementals.
+     */
     public int poll() {
-        return incremental.poll(incrementalAssembler, FRAGMENTS_PER_POLL) + snapshots.poll(snapshotAssembler, FRAGMENTS_PER_POLL);
+        final int snapshotFragments = snapshots.poll(snapshotAssembler, FRAGMENTS_PER_POLL);
+        return snapshotFragments + incremental.poll(incrementalAssembler, state.synced() ? FRAGMENTS_PER_POLL : RECOVERING_FRAGMENTS);
     }
 
     /** The books and counters; read them from the polling thread. */
