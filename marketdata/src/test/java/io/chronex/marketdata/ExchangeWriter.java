@@ -117,6 +117,25 @@ final class ExchangeWriter implements AutoCloseable {
         return sb.toString();
     }
 
+    /** What bin/audit book's RESULT line says of the symbol now, up to its orders counts (bin/md-client adds the rest). */
+    String resultLine(final SymbolSpec symbol) {
+        final int id = symbol.id();
+        final boolean bids = engine.levelCount(id, Side.BUY) > 0;
+        final boolean asks = engine.levelCount(id, Side.SELL) > 0;
+        return "RESULT symbol=" + symbol.name() + " best_bid=" + (bids ? symbol.formatPrice(engine.levelPrice(id, Side.BUY, 0)) : "-")
+            + " best_ask=" + (asks ? symbol.formatPrice(engine.levelPrice(id, Side.SELL, 0)) : "-")
+            + " bid_levels=" + engine.levelCount(id, Side.BUY) + " ask_levels=" + engine.levelCount(id, Side.SELL)
+            + " bid_orders=" + orders(id, Side.BUY) + " ask_orders=" + orders(id, Side.SELL);
+    }
+
+    private long orders(final int symbol, final Side side) {
+        long total = 0;
+        for (int depth = 0; depth < engine.levelCount(symbol, side); depth++) {
+            total += engine.levelOrderCount(symbol, side, depth);
+        }
+        return total;
+    }
+
     EngineConfig config() {
         return config;
     }

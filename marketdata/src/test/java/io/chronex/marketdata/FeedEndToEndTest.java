@@ -4,6 +4,7 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.marketdata.client.FeedClient;
 import io.chronex.marketdata.client.FeedState;
+import io.chronex.marketdata.client.MdClientMain;
 import io.chronex.marketdata.publisher.PublisherMain;
 import io.chronex.marketdata.publisher.StatusFile;
 import io.chronex.marketdata.sbe.IncrementalDecoder;
@@ -18,8 +19,12 @@ import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
@@ -122,9 +127,25 @@ class FeedEndToEndTest {
                     assertEquals(StatusFile.MAGIC, StatusFile.read(status, StatusFile.MAGIC_AT));
                     assertEquals(publisher.pid(), StatusFile.read(status, StatusFile.PID_AT), "pid");
                     assertEquals(lateState.lastSeq(), StatusFile.read(status, StatusFile.SEQ_AT));
+                    assertMdClientPrintsTheEnginesBooks(writer, last);
                 }
             }
         }
+    }
+
+    /** bin/md-client's main, joining now that the flow has stopped: its RESULT lines say what the engine's books say. */
+    private void assertMdClientPrintsTheEnginesBooks(final ExchangeWriter writer, final long last) throws Exception {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            assertEquals(0, MdClientMain.run(new String[] {"--config", dir.resolve("marketdata-aeron.yaml").toString(), "--seconds", "1",
+                "--every", "0"}, out));
+        }
+        final List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("RESULT ")).toList();
+        final List<String> expected = new ArrayList<>();
+        for (final SymbolSpec symbol : writer.config().symbols()) {
+            expected.add(writer.resultLine(symbol) + " last_events_index=" + Long.toHexString(last) + " gaps=0 recovered=1");
+        }
+        assertEquals(expected, lines);
     }
 
     @Test
