@@ -23,27 +23,6 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
         "snapshotPublication", "snapshotSubscription", "snapshotStream", "snapshotIntervalMs", "heartbeatIntervalMs", "aeronDir",
         "termLength", "engineConfig", "recoveryBufferBytes", "backPressureLimitMs");
 
-    /** This config with other channels (tests give each run its own ports) and Aeron directory. */
-    public FeedConfig withChannels(final int incrementalPort, final int snapshotPort, final Path aeronDirectory) {
-        return new FeedConfig(publication(incrementalPort), subscription(incrementalPort), incrementalStream,
-            publication(snapshotPort), subscription(snapshotPort), snapshotStream, snapshotIntervalNanos, heartbeatIntervalNanos,
-            aeronDirectory, termLength, engineConfig, recoveryBufferBytes, backPressureLimitNanos);
-    }
-
-    /** This config with another snapshot cycle. */
-    public FeedConfig withSnapshotInterval(final long nanos) {
-        return new FeedConfig(incrementalPublication, incrementalSubscription, incrementalStream, snapshotPublication,
-            snapshotSubscription, snapshotStream, nanos, heartbeatIntervalNanos, aeronDir, termLength, engineConfig,
-            recoveryBufferBytes, backPressureLimitNanos);
-    }
-
-    /** This config with another recovery buffer size. */
-    public FeedConfig withRecoveryBuffer(final int bytes) {
-        return new FeedConfig(incrementalPublication, incrementalSubscription, incrementalStream, snapshotPublication,
-            snapshotSubscription, snapshotStream, snapshotIntervalNanos, heartbeatIntervalNanos, aeronDir, termLength, engineConfig,
-            bytes, backPressureLimitNanos);
-    }
-
     /** The loopback multi-destination-cast publication on a control port: clients join it at any time. */
     public static String publication(final int controlPort) {
         return "aeron:udp?control=localhost:" + controlPort + "|control-mode=dynamic";
