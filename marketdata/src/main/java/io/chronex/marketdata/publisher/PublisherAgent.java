@@ -390,7 +390,7 @@ public final class PublisherAgent implements Agent {
         if (tail != null) {
             log.accept(describe());
         }
-        CloseHelper.closeAll(tail, status, aeron, driver);
+        CloseHelper.closeAll(tail, events, status, aeron, driver);
     }
 
     @Override
