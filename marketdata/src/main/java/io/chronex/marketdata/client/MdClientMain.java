@@ -53,13 +53,13 @@ public final class MdClientMain {
     public static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--config", "--symbol", "--seconds", "--every", "--depth", "--drop-rate", "--seed"),
             Set.of(), 0);
-        final FeedConfig config = FeedConfig.load(readable(args.path("--config", Path.of("config/marketdata.yaml"))));
         final String only = args.string("--symbol", null);
         final long seconds = args.number("--seconds", 0, 1, 1_000_000);
         final long every = args.number("--every", 5, 0, 3_600);
         final int depth = args.intNumber("--depth", 5, 1, 1_000);
         final double dropRate = dropRate(args.string("--drop-rate", "0"));
         final long seed = args.number("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        final FeedConfig config = FeedConfig.load(readable(args.path("--config", Path.of("config/marketdata.yaml"))));
 
         final AtomicBoolean stop = new AtomicBoolean();
         DutyCycle.onShutdownSignal("md-client-stop", () -> stop.set(true));
