@@ -43,6 +43,10 @@ class FeedEndToEndTest {
     Path dir;
 
     private FeedConfig config(final String aeronDir) throws Exception {
+        return config(aeronDir, "4MiB");
+    }
+
+    private FeedConfig config(final String aeronDir, final String termLength) throws Exception {
         final int port = FreePorts.run(2, Set.of());
         final Path file = dir.resolve("marketdata-" + aeronDir + ".yaml");
         Files.writeString(file, String.join("\n",
@@ -52,7 +56,7 @@ class FeedEndToEndTest {
             "snapshotSubscription: " + FeedConfig.subscription(port + 1),
             "snapshotIntervalMs: 100",
             "heartbeatIntervalMs: 50",
-            "termLength: 4MiB",
+            "termLength: " + termLength,
             "aeronDir: " + dir.resolve(aeronDir),
             "engineConfig: " + ProjectRoot.resolve("config/engine.yaml"),
             ""));
@@ -146,6 +150,34 @@ class FeedEndToEndTest {
             expected.add(writer.resultLine(symbol) + " last_events_index=" + Long.toHexString(last) + " gaps=0 recovered=1");
         }
         assertEquals(expected, lines);
+    }
+
+    @Test
+    void aClientThatStopsReadingForLongerThanAeronsWindowSeesAGapAndRecovers() throws Exception {
+        final FeedConfig config = config("aeron", "64KiB");
+        final EngineConfig engine = EngineConfigFile.load(config.engineConfig());
+        final Path dataDir = dir.resolve("data");
+        try (ChildJvm jvm = new ChildJvm();
+             ExchangeWriter writer = new ExchangeWriter(engine, DataDirectory.open(dataDir), 13)) {
+            writer.write(1, 0);
+            startPublisher(jvm, dir.resolve("marketdata-aeron.yaml"), dataDir, "publisher");
+            try (FeedClient slow = new FeedClient(config, 0, 0)) {
+                Await.until("the client in sync", 30, () -> {
+                    slow.poll();
+                    return slow.state().synced();
+                });
+                // 20,000 events, about 1.5 MB of incrementals, go by while the client reads nothing: far more than the
+                // three 64 KiB terms Aeron can resend from.
+                writer.write(20_000, 20_000);
+                final long last = writer.lastIndex();
+                Await.until("the client in sync at the last events index", 60, () -> {
+                    slow.poll();
+                    return slow.state().synced() && slow.state().lastEventsIndex() == last;
+                });
+                assertTrue(slow.state().gaps() > 0, "gaps " + slow.state().gaps());
+                assertEqualToEngine(writer, slow.state(), "slow");
+            }
+        }
     }
 
     @Test
