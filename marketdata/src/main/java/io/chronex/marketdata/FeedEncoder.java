@@ -28,6 +28,7 @@ public final class FeedEncoder {
     private final IncrementalEncoder incremental = new IncrementalEncoder();
     private final SnapshotEncoder snapshot = new SnapshotEncoder();
     private final HeartbeatEncoder heartbeat = new HeartbeatEncoder();
+    private long epoch;
 
     /**
      * Whether the result changes what the feed shows: a level, a trade, or a symbol's trading status (an accepted HALT or
@@ -39,6 +40,15 @@ public final class FeedEncoder {
 
     private static boolean isStatusChange(final Result result) {
         return (result.commandType == CommandType.HALT || result.commandType == CommandType.RESUME) && !result.isRejected();
+    }
+
+    /**
+     * Sets the epoch every message carries from now on: it names the numbering (one events queue's), so that a client
+     * can tell a publisher that numbers another queue from 1 again from re-sends it should ignore.
+     */
+    public FeedEncoder epoch(final long epoch) {
+        this.epoch = epoch;
+        return this;
     }
 
     /** The buffer the last message was written to, from offset 0. */
@@ -59,7 +69,8 @@ public final class FeedEncoder {
             .seq(seq)
             .eventsIndex(eventsIndex)
             .engineAppendNanos(engineAppendNanos)
-            .publishNanos(publishNanos);
+            .publishNanos(publishNanos)
+            .epoch(epoch);
         final IncrementalEncoder.LevelsEncoder levels = incremental.levelsCount(levelCount);
         for (int i = 0; i < levelCount; i++) {
             final LevelChange change = result.levelChange(i);
@@ -90,7 +101,8 @@ public final class FeedEncoder {
             .priceScale(priceScale)
             .symbol(symbol)
             .symbolCount(symbolCount)
-            .status(halted ? TradingStatus.HALTED : TradingStatus.TRADING);
+            .status(halted ? TradingStatus.HALTED : TradingStatus.TRADING)
+            .epoch(epoch);
         final Books.Levels bids = book == null ? null : book.levels(io.chronex.api.Side.BUY);
         final Books.Levels asks = book == null ? null : book.levels(io.chronex.api.Side.SELL);
         final int bidCount = bids == null ? 0 : Math.min(bids.size(), MAX_GROUP);
@@ -109,7 +121,7 @@ public final class FeedEncoder {
 
     /** Writes a heartbeat; returns its length. */
     public int heartbeat(final long seq, final long eventsIndex, final long publishNanos) {
-        heartbeat.wrapAndApplyHeader(buffer, 0, header).seq(seq).eventsIndex(eventsIndex).publishNanos(publishNanos);
+        heartbeat.wrapAndApplyHeader(buffer, 0, header).seq(seq).eventsIndex(eventsIndex).publishNanos(publishNanos).epoch(epoch);
         return MessageHeaderEncoder.ENCODED_LENGTH + heartbeat.encodedLength();
     }
 

@@ -35,13 +35,14 @@ class FeedCodecTest {
         level(result.addLevelChange(), 7, Side.BUY, 10_040, 120, 3);
         assertTrue(FeedEncoder.carriesMarketData(result));
 
-        final int length = encoder.incremental(42, 0x1234_0000_0005L, 111, 222, result);
+        final int length = encoder.epoch(77).incremental(42, 0x1234_0000_0005L, 111, 222, result);
         final IncrementalDecoder decoder = new IncrementalDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         assertEquals(length, MessageHeaderDecoder.ENCODED_LENGTH + decoder.sbeDecodedLength());
         assertEquals(42, decoder.seq());
         assertEquals(0x1234_0000_0005L, decoder.eventsIndex());
         assertEquals(111, decoder.engineAppendNanos());
         assertEquals(222, decoder.publishNanos());
+        assertEquals(77, decoder.epoch());
         final IncrementalDecoder.LevelsDecoder levels = decoder.levels();
         assertEquals(2, levels.count());
         levels.next();
@@ -87,7 +88,7 @@ class FeedCodecTest {
         book.levels(Side.BUY).apply(100, 5, 1);
         book.levels(Side.BUY).apply(102, 7, 2);
         book.levels(Side.SELL).apply(105, 9, 3);
-        final int length = encoder.snapshot(17, 0x99, 2, "GLOBEX", 100, 4, true, book);
+        final int length = encoder.epoch(78).snapshot(17, 0x99, 2, "GLOBEX", 100, 4, true, book);
         final SnapshotDecoder decoder = new SnapshotDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         assertEquals(length, MessageHeaderDecoder.ENCODED_LENGTH + decoder.sbeDecodedLength());
         final SnapshotDecoder again = new SnapshotDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
@@ -96,6 +97,7 @@ class FeedCodecTest {
         assertEquals(100, again.priceScale());
         assertEquals(2, again.symbol());
         assertEquals(4, again.symbolCount());
+        assertEquals(78, again.epoch());
         assertEquals(TradingStatus.HALTED, again.status());
         final StringBuilder levels = new StringBuilder();
         for (final SnapshotDecoder.BidsDecoder bid : again.bids()) {
@@ -110,11 +112,12 @@ class FeedCodecTest {
 
     @Test
     void aHeartbeatNamesTheLastSequence() {
-        encoder.heartbeat(12, 0x77, 5);
+        encoder.epoch(79).heartbeat(12, 0x77, 5);
         final HeartbeatDecoder decoder = new HeartbeatDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         assertEquals(12, decoder.seq());
         assertEquals(0x77, decoder.eventsIndex());
         assertEquals(5, decoder.publishNanos());
+        assertEquals(79, decoder.epoch());
     }
 
     private static void level(final LevelChange change, final int symbol, final Side side, final long price, final long quantity,

@@ -95,6 +95,9 @@ public final class FeedState {
     private int expectedSymbols = -1;
 
     private boolean synced;
+    /** The numbering being followed (0 before the first message). */
+    private long epoch;
+    private long epochChanges;
     /** The last incremental sequence applied (valid when synced). */
     private long lastSeq;
     private long lastEventsIndex = -1;
@@ -142,6 +145,7 @@ public final class FeedState {
 
     private void onIncremental(final DirectBuffer message, final int offset, final int length) {
         incremental.wrapAndApplyHeader(message, offset, header);
+        epoch(incremental.epoch());
         final long seq = incremental.seq();
         if (synced) {
             if (seq <= lastSeq) {
@@ -180,6 +184,7 @@ public final class FeedState {
 
     private void onHeartbeat(final DirectBuffer message, final int offset) {
         heartbeat.wrapAndApplyHeader(message, offset, header);
+        epoch(heartbeat.epoch());
         final long seq = heartbeat.seq();
         if (synced) {
             if (seq == lastSeq) {
@@ -200,6 +205,7 @@ public final class FeedState {
 
     private void onSnapshot(final DirectBuffer message, final int offset) {
         snapshot.wrapAndApplyHeader(message, offset, header);
+        epoch(snapshot.epoch());
         final int id = snapshot.symbol();
         SymbolState symbol = symbols.get(id);
         expectedSymbols = snapshot.symbolCount();
@@ -235,6 +241,27 @@ public final class FeedState {
         symbol.snapshotEventsIndex = eventsIndex;
         symbol.recovered = true;
         tryComplete();
+    }
+
+    /**
+     * Another epoch is another numbering (the publisher now serves another events queue): nothing known so far is
+     * comparable with it, so the client joins afresh.
+     */
+    private void epoch(final long messageEpoch) {
+        if (messageEpoch == epoch) {
+            return;
+        }
+        if (epoch != 0) {
+            epochChanges++;
+        }
+        epoch = messageEpoch;
+        startRecovery();
+        lastSeq = 0;
+        lastEventsIndex = -1;
+        for (final SymbolState symbol : symbolList) {
+            symbol.snapshotSeq = -1;
+            symbol.snapshotEventsIndex = -1;
+        }
     }
 
     private void startRecovery() {
@@ -374,6 +401,11 @@ public final class FeedState {
     /** Times the client came into sync from snapshots: the join, and once per gap recovered. */
     public long recoveries() {
         return recoveries;
+    }
+
+    /** Times the publisher started another numbering (another events queue) while this client followed one. */
+    public long epochChanges() {
+        return epochChanges;
     }
 
     /** Times the recovery buffer overflowed (each waits for a later snapshot cycle). */

@@ -145,6 +145,8 @@ public final class PublisherAgent implements Agent {
         incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
         snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
         status = new StatusFile(data.root().resolve("marketdata").resolve("status"));
+        incrementalEncoder.epoch(status.epoch());
+        snapshotEncoder.epoch(status.epoch());
         log.accept("marketdata: incrementals on " + config.incrementalPublication() + " stream " + config.incrementalStream()
             + ", snapshots every " + config.snapshotIntervalNanos() / 1_000_000 + " ms on " + config.snapshotPublication() + " stream "
             + config.snapshotStream());
@@ -212,6 +214,14 @@ public final class PublisherAgent implements Agent {
             while (rebuild.poll(apply, 4096) > 0) {
                 // read to the end
             }
+        }
+        if (resumeAfter >= 0 && counts[2] == 0) {
+            // The predecessor's last message is not in this queue: it numbered another one, so this numbering is new.
+            final long epoch = status.renewEpoch();
+            incrementalEncoder.epoch(epoch);
+            snapshotEncoder.epoch(epoch);
+            log.accept("marketdata: the last publisher's last message (events index " + Long.toHexString(resumeAfter)
+                + ") is not in this events queue: a new numbering, epoch " + Long.toHexString(epoch));
         }
         bookSeq = counts[0];
         bookEventsIndex = booksThrough;

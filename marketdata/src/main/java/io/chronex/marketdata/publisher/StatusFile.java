@@ -38,10 +38,13 @@ public final class StatusFile implements AutoCloseable {
     public static final int STARTED_EPOCH_MILLIS_AT = 104;
     /** The events index of the last incremental handed to Aeron, stored on every send: where a restart resumes. */
     public static final int LAST_SENT_INDEX_AT = 112;
+    /** The feed's epoch (random, kept while the file is: the file lives and dies with the data directory). */
+    public static final int EPOCH_AT = 120;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
     private final long previousLastSentIndex;
+    private long epoch;
 
     /** Creates or takes over the file and stamps it with this process's id. */
     public StatusFile(final Path file) {
@@ -55,14 +58,37 @@ public final class StatusFile implements AutoCloseable {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         buffer = new UnsafeBuffer(mapped);
-        previousLastSentIndex = buffer.getLong(MAGIC_AT) == MAGIC && buffer.getLong(VERSION_AT) == VERSION
-            ? buffer.getLong(LAST_SENT_INDEX_AT) : -1;
+        final boolean ours = buffer.getLong(MAGIC_AT) == MAGIC && buffer.getLong(VERSION_AT) == VERSION;
+        previousLastSentIndex = ours ? buffer.getLong(LAST_SENT_INDEX_AT) : -1;
+        final long previousEpoch = ours ? buffer.getLong(EPOCH_AT) : 0;
+        epoch = previousEpoch != 0 ? previousEpoch : newEpoch();
         buffer.setMemory(0, LENGTH, (byte) 0);
         buffer.putLong(VERSION_AT, VERSION);
         buffer.putLong(PID_AT, ProcessHandle.current().pid());
         buffer.putLong(STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
         buffer.putLong(LAST_SENT_INDEX_AT, -1);
+        buffer.putLong(EPOCH_AT, epoch);
         buffer.putLongVolatile(MAGIC_AT, MAGIC);
+    }
+
+    private static long newEpoch() {
+        long value = 0;
+        while (value == 0) {
+            value = new java.security.SecureRandom().nextLong();
+        }
+        return value;
+    }
+
+    /** Starts a new numbering: a new random epoch, kept from now on. */
+    public long renewEpoch() {
+        epoch = newEpoch();
+        buffer.putLongVolatile(EPOCH_AT, epoch);
+        return epoch;
+    }
+
+    /** The feed's epoch: the predecessor's when the file had one, else a new random one. */
+    public long epoch() {
+        return epoch;
     }
 
     /** What the file said the last publisher sent last when this one took it over; -1 for nothing. */

@@ -214,6 +214,31 @@ class FeedStateTest {
     }
 
     @Test
+    void aNewNumberingFromAPublisherOnAnotherQueueIsFollowedFromItsSnapshots() {
+        final Publisher first = new Publisher(7);
+        first.encoder.epoch(11);
+        final FeedState state = new FeedState(1 << 20);
+        first.snapshotCycle().forEach(m -> deliver(state, m));
+        for (int i = 0; i < 3_000; i++) {
+            deliver(state, first.next());
+        }
+        assertSameBooks(first, state);
+        final Publisher second = new Publisher(8);
+        second.encoder.epoch(12);
+        for (int i = 0; i < 100; i++) {
+            deliver(state, second.next());
+        }
+        assertFalse(state.synced(), "seq 1..100 of another numbering are neither duplicates nor applied");
+        second.snapshotCycle().forEach(m -> deliver(state, m));
+        for (int i = 0; i < 100; i++) {
+            deliver(state, second.next());
+        }
+        assertTrue(state.synced());
+        assertEquals(1, state.epochChanges());
+        assertSameBooks(second, state);
+    }
+
+    @Test
     void duplicatesAndSnapshotsWhileInSyncChangeNothing() {
         final Publisher publisher = new Publisher(6);
         final FeedState state = new FeedState(1 << 20);
