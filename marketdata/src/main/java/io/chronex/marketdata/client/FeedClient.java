@@ -9,7 +9,9 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.chronex.marketdata.FeedConfig;
 import io.chronex.runtime.IdleStrategies;
 import org.agrona.CloseHelper;
+import org.agrona.IoUtil;
 
+import java.io.File;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class FeedClient implements AutoCloseable {
     private static final AtomicInteger CLIENTS = new AtomicInteger();
+    private static final String DIR_PREFIX = "md-client-";
     private static final int FRAGMENTS_PER_POLL = 256;
     private static final int RECOVERING_FRAGMENTS = 8;
 
@@ -44,7 +47,8 @@ public final class FeedClient implements AutoCloseable {
         this.state = new FeedState(config.recoveryBufferBytes());
         this.dropRate = dropRate;
         this.random = new SplittableRandom(seed);
-        final Path dir = config.aeronDir().resolve("md-client-" + ProcessHandle.current().pid() + "-" + CLIENTS.incrementAndGet());
+        removeDeadClientsDirectories(config.aeronDir());
+        final Path dir = config.aeronDir().resolve(DIR_PREFIX + ProcessHandle.current().pid() + "-" + CLIENTS.incrementAndGet());
         this.driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(dir.toString())
             .threadingMode(ThreadingMode.SHARED)
@@ -83,6 +87,30 @@ public final class FeedClient implements AutoCloseable {
      */
     public void observeIncrementals(final FragmentHandler observer) {
         this.observer = observer;
+    }
+
+    /**
+     * A client killed with kill -9 leaves its media driver's directory behind (the images' term buffers, on tmpfs): the
+     * next client removes those whose process is gone.
+     */
+    private static void removeDeadClientsDirectories(final Path aeronDir) {
+        final File[] dirs = aeronDir.toFile().listFiles((parent, name) -> name.startsWith(DIR_PREFIX));
+        if (dirs == null) {
+            return;
+        }
+        for (final File dir : dirs) {
+            final String rest = dir.getName().substring(DIR_PREFIX.length());
+            final int dash = rest.indexOf('-');
+            try {
+                final long pid = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    continue;
+                }
+            } catch (final NumberFormatException e) {
+                continue;
+            }
+            IoUtil.delete(dir, true);
+        }
     }
 
     /**

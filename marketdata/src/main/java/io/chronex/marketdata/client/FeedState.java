@@ -213,6 +213,10 @@ public final class FeedState {
         final long eventsIndex = snapshot.eventsIndex();
         final long priceScale = snapshot.priceScale();
         final boolean halted = snapshot.status() == TradingStatus.HALTED;
+        if (synced && symbol == null) {
+            // A symbol this client has never seen (the publisher restarted with more): its book comes with a new join.
+            startRecovery();
+        }
         if (synced || symbol != null && symbol.recovered && seq <= symbol.snapshotSeq || bufferFrom >= 0 && seq + 1 < bufferFrom) {
             // In sync, not newer than the one held, or too old to bridge to the buffered incrementals.
             return;
