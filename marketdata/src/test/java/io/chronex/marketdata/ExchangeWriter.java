@@ -11,6 +11,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import net.openhft.chronicle.queue.ExcerptAppender;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
 import java.util.SplittableRandom;
@@ -25,6 +26,7 @@ final class ExchangeWriter implements AutoCloseable {
 
     private final EngineConfig config;
     private final MatchingEngine engine;
+    private final SingleChronicleQueue events;
     private final ExcerptAppender appender;
     private final SplittableRandom random;
     private final Command command = new Command();
@@ -34,11 +36,13 @@ final class ExchangeWriter implements AutoCloseable {
     private final boolean[] halted;
     private long commandIndex;
     private long written;
+    private long lastIndex = -1;
 
     ExchangeWriter(final EngineConfig config, final DataDirectory data, final long seed) {
         this.config = config;
         this.engine = new MatchingEngine(config);
-        this.appender = data.events().createAppender();
+        this.events = data.events();
+        this.appender = events.createAppender();
         this.random = new SplittableRandom(seed);
         this.halted = new boolean[config.symbols().size()];
     }
@@ -56,6 +60,7 @@ final class ExchangeWriter implements AutoCloseable {
                 EventCodec.write(dc.wire().bytes(), header, result);
             }
             written++;
+            lastIndex = appender.lastIndexAppended();
             if (perSecond > 0 && (i & 127) == 127) {
                 // Pacing the load (not waiting for anything): stay at the asked rate.
                 final long due = start + (written - startCount) * 1_000_000_000L / perSecond;
@@ -90,9 +95,9 @@ final class ExchangeWriter implements AutoCloseable {
         command.limit(ACCOUNTS[account], symbol.id(), ++nextClientOrderId[account], side, price, 1 + random.nextInt(100));
     }
 
-    /** The last events index written. */
+    /** The last events index written (also after close). */
     long lastIndex() {
-        return appender.lastIndexAppended();
+        return lastIndex;
     }
 
     long written() {
@@ -143,5 +148,6 @@ final class ExchangeWriter implements AutoCloseable {
     @Override
     public void close() {
         appender.close();
+        events.close();
     }
 }

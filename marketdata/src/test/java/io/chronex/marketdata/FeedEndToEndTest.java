@@ -185,7 +185,7 @@ class FeedEndToEndTest {
         final FeedConfig config = config("aeron-1");
         final EngineConfig engine = EngineConfigFile.load(config.engineConfig());
         final Path dataDir = dir.resolve("data");
-        DataDirectory.open(dataDir).events();
+        DataDirectory.open(dataDir).events().close();
         final SeqLedger ledger = new SeqLedger(200_000);
         try (ChildJvm jvm = new ChildJvm()) {
             final Process first = startPublisher(jvm, dir.resolve("marketdata-aeron-1.yaml"), dataDir, "publisher-1");
@@ -197,9 +197,10 @@ class FeedEndToEndTest {
                 final AtomicReference<Throwable> failed = new AtomicReference<>();
                 final Thread load = new Thread(() -> {
                     try {
-                        final ExchangeWriter writer = new ExchangeWriter(engine, DataDirectory.open(dataDir), 12);
-                        writer.write(60_000, 20_000);
-                        done.set(writer);
+                        try (ExchangeWriter writer = new ExchangeWriter(engine, DataDirectory.open(dataDir), 12)) {
+                            writer.write(60_000, 20_000);
+                            done.set(writer);
+                        }
                     } catch (final Throwable e) {
                         failed.set(e);
                     }
@@ -225,7 +226,6 @@ class FeedEndToEndTest {
                 assertEqualToEngine(writer, lossyState, "lossy");
                 assertEquals(0, ledger.conflicts, "sequence numbers that named two different messages");
                 assertTrue(ledger.seenTwice > 0, "the restarted publisher sent its predecessor's last incrementals again");
-                writer.close();
             }
         }
     }
