@@ -35,11 +35,12 @@ import java.util.function.Consumer;
  *
  * <p>The incremental sequence is a function of the queue: seq N is the N-th excerpt that {@link
  * FeedEncoder#carriesMarketData carries market data}. So a publisher that starts (or restarts after kill -9) reads the
- * queue from its beginning to rebuild the books and the sequence, then sends the last {@value #REPUBLISH} incrementals
- * again (the ones a killed predecessor may not have sent; clients ignore what they have) and carries on.
+ * queue from its beginning to rebuild the books and the sequence, then sends again from {@value #REPUBLISH} incrementals
+ * before the last one its predecessor handed to Aeron (the status file keeps it; the last few may have died with the
+ * predecessor's media driver; clients ignore what they have) and carries on through the queue.
  */
 public final class PublisherAgent implements Agent {
-    /** Incrementals sent again after a (re)start: a client that missed only these needs no snapshot. */
+    /** Incrementals sent again after a (re)start, before the predecessor's last: a client that missed only these needs no snapshot. */
     static final int REPUBLISH = 1024;
     private static final int EVENTS_PER_TURN = 256;
     private static final int OFFER_SPINS = 16;

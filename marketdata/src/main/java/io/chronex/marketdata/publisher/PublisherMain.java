@@ -20,8 +20,9 @@ public final class PublisherMain {
         Aeron UDP, one SBE incremental message per excerpt that changed a level, traded or halted/resumed a symbol
         (sequence numbers 1, 2, ... in the order of the queue), and every symbol's book on the snapshot channel once
         per cycle. At start (also after a kill -9) it reads the queue from its beginning to rebuild the books and
-        the sequence, sends the last 1024 incrementals again and carries on: no sequence number ever names another
-        message. Starts before or after the engine.
+        the sequence, sends again from 1024 incrementals before the last one the previous run sent, and carries on:
+        no sequence number ever names another message. Starts before or after the engine; after a kill -9 a
+        restart waits up to 10 s for the dead media driver's heartbeat to go stale.
 
           --config FILE         the feed's channels and settings (default config/marketdata.yaml)
           --data-dir DIR        the data directory whose events queue to publish (default ./data)
