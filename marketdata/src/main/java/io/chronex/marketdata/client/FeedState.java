@@ -115,6 +115,7 @@ public final class FeedState {
     private long overflows;
     private long duplicates;
     private long unknown;
+    private long malformed;
     private long applied;
     private long lastEngineAppendNanos;
     private long lastPublishNanos;
@@ -135,11 +136,21 @@ public final class FeedState {
             unknown++;
             return;
         }
-        switch (header.templateId()) {
-            case IncrementalDecoder.TEMPLATE_ID -> onIncremental(message, offset, length);
-            case SnapshotDecoder.TEMPLATE_ID -> onSnapshot(message, offset);
-            case HeartbeatDecoder.TEMPLATE_ID -> onHeartbeat(message, offset);
-            default -> unknown++;
+        try {
+            switch (header.templateId()) {
+                case IncrementalDecoder.TEMPLATE_ID -> onIncremental(message, offset, length);
+                case SnapshotDecoder.TEMPLATE_ID -> onSnapshot(message, offset);
+                case HeartbeatDecoder.TEMPLATE_ID -> onHeartbeat(message, offset);
+                default -> unknown++;
+            }
+        } catch (final IndexOutOfBoundsException | IllegalStateException e) {
+            // A message cut short or garbled on the way (bad input never stops the client): it may have been applied in
+            // part, so the books are no longer known good; treated as a gap.
+            malformed++;
+            if (synced) {
+                gaps++;
+                startRecovery();
+            }
         }
     }
 
@@ -425,6 +436,11 @@ public final class FeedState {
     /** Messages that were not the feed's (another schema, template or a short frame). */
     public long unknown() {
         return unknown;
+    }
+
+    /** Messages of the feed's schema that did not decode (cut short, garbled). */
+    public long malformed() {
+        return malformed;
     }
 
     /** Incrementals applied to the books. */

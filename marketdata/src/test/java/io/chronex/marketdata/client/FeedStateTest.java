@@ -239,6 +239,26 @@ class FeedStateTest {
     }
 
     @Test
+    void aMessageCutShortIsCountedAndRecoveredFrom() {
+        final Publisher publisher = new Publisher(9);
+        final FeedState state = new FeedState(1 << 20);
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        for (int i = 0; i < 100; i++) {
+            deliver(state, publisher.next());
+        }
+        final byte[] whole = publisher.next();
+        state.onMessage(new UnsafeBuffer(whole), 0, whole.length);
+        final byte[] cut = java.util.Arrays.copyOf(publisher.next(), 20);
+        state.onMessage(new UnsafeBuffer(cut), 0, cut.length);
+        assertEquals(1, state.malformed());
+        assertFalse(state.synced());
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        deliver(state, publisher.heartbeat());
+        assertTrue(state.synced());
+        assertSameBooks(publisher, state);
+    }
+
+    @Test
     void duplicatesAndSnapshotsWhileInSyncChangeNothing() {
         final Publisher publisher = new Publisher(6);
         final FeedState state = new FeedState(1 << 20);
