@@ -1,0 +1,411 @@
+package io.chronex.marketdata.publisher;
+
+import io.aeron.Aeron;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.driver.exceptions.ActiveDriverException;
+import io.chronex.api.CommandType;
+import io.chronex.api.Result;
+import io.chronex.api.SymbolSpec;
+import io.chronex.marketdata.FeedConfig;
+import io.chronex.marketdata.FeedEncoder;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EventHeader;
+import io.chronex.queues.EventTail;
+import io.chronex.queues.book.Books;
+import io.chronex.runtime.DutyCycle;
+import io.chronex.runtime.IdleStrategies;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.RollCycle;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.agrona.CloseHelper;
+import org.agrona.collections.Int2IntHashMap;
+import org.agrona.concurrent.Agent;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The market-data publisher's loop: tails the events queue read-only, keeps every symbol's book, sends one incremental
+ * per market-data-bearing excerpt on the incremental channel, a heartbeat when that channel is idle, and every symbol's
+ * snapshot on the snapshot channel once per cycle (docs/marketdata.md).
+ *
+ * <p>The incremental sequence is a function of the queue: seq N is the N-th excerpt that {@link
+ * FeedEncoder#carriesMarketData carries market data}. So a publisher that starts (or restarts after kill -9) reads the
+ * queue from its beginning to rebuild the books and the sequence, then sends again from {@value #REPUBLISH} incrementals
+ * before the last one its predecessor handed to Aeron (the status file keeps it; the last few may have died with the
+ * predecessor's media driver; clients ignore what they have) and carries on through the queue.
+ */
+public final class PublisherAgent implements Agent {
+    /** Incrementals sent again after a (re)start, before the predecessor's last: a client that missed only these needs no snapshot. */
+    static final int REPUBLISH = 1024;
+    private static final int EVENTS_PER_TURN = 256;
+    private static final int OFFER_SPINS = 16;
+    private static final long STATUS_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /**
+     * After a (re)start, how long to wait for a first receiver before sending: clients that were listening to the killed
+     * publisher find the new one within a status-message interval (about 200 ms), and the incrementals sent again at
+     * start are for them; with nobody there after this, the publisher goes on without them.
+     */
+    private static final long CONNECT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final FeedConfig config;
+    private final DataDirectory data;
+    private final Consumer<String> log;
+    private final List<SymbolSpec> symbols;
+    private final Int2IntHashMap slotOfSymbol = new Int2IntHashMap(-1);
+    private final boolean[] halted;
+    private final Books books = new Books();
+    private final FeedEncoder incrementalEncoder = new FeedEncoder();
+    private final FeedEncoder snapshotEncoder = new FeedEncoder();
+    private final DutyCycle.StatusClock logClock = DutyCycle.StatusClock.everyMinute();
+    private final EventTail.Handler onEvent = this::onEvent;
+
+    private MediaDriver driver;
+    private Aeron aeron;
+    private Publication incremental;
+    private Publication snapshots;
+    private StatusFile status;
+    private SingleChronicleQueue events;
+    private EventTail tail;
+
+    /** The last sequence sent (or being sent, when {@link #pending}). */
+    private long seq;
+    /** The sequence and events index the books include. */
+    private long bookSeq;
+    private long bookEventsIndex = -1;
+    /** Excerpts up to here are already in the books (read at start): re-sent, not applied again. */
+    private long booksThrough = -1;
+    private long lastIndexRead = -1;
+    /** The excerpt whose incremental is encoded but back-pressured; sent before anything else is read. */
+    private boolean pending;
+    private int pendingLength;
+    private long pendingSinceNanos;
+    private long lastSendNanos;
+    private long nextSnapshotNanos;
+    private long nextStatusNanos;
+    private long sendFromNanos;
+
+    private long messages;
+    private long snapshotsSent;
+    private long backPressured;
+    private long dropped;
+    private long snapshotCyclesCut;
+    private long notConnected;
+    private long lagMicros;
+
+    /** A publisher over the data directory's events queue for the symbols of the engine configuration. */
+    public PublisherAgent(final FeedConfig config, final DataDirectory data, final List<SymbolSpec> symbols,
+                          final Consumer<String> log) {
+        this.config = config;
+        this.data = data;
+        this.log = log;
+        this.symbols = List.copyOf(symbols);
+        this.halted = new boolean[symbols.size()];
+        for (int i = 0; i < symbols.size(); i++) {
+            slotOfSymbol.put(symbols.get(i).id(), i);
+            books.bookOrNew(symbols.get(i).id());
+        }
+    }
+
+    @Override
+    public void onStart() {
+        final MediaDriver.Context context = new MediaDriver.Context()
+            .aeronDirectoryName(config.aeronDir().resolve("marketdata").toString())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(IdleStrategies.clusterByName("backoff"))
+            .termBufferSparseFile(true)
+            .publicationTermBufferLength(config.termLength())
+            .ipcTermBufferLength(64 * 1024)
+            // As the bridge: not dirDeleteOnStart, which would skip Aeron's check for a live driver in the directory.
+            .dirDeleteOnStart(false)
+            .dirDeleteOnShutdown(true);
+        final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
+        boolean said = false;
+        while (driver == null) {
+            try {
+                driver = MediaDriver.launchEmbedded(context.clone());
+            } catch (final ActiveDriverException e) {
+                // A publisher killed a moment ago leaves a driver heartbeat Aeron trusts for 10 s: a restart waits it out.
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                if (!said) {
+                    log.accept("marketdata: the media driver directory " + context.aeronDirectoryName()
+                        + " still looks in use (a publisher killed less than 10 s ago?); waiting");
+                    said = true;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+            }
+        }
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
+        snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
+        status = new StatusFile(data.root().resolve("marketdata").resolve("status"));
+        incrementalEncoder.epoch(status.epoch());
+        snapshotEncoder.epoch(status.epoch());
+        log.accept("marketdata: incrementals on " + config.incrementalPublication() + " stream " + config.incrementalStream()
+            + ", snapshots every " + config.snapshotIntervalNanos() / 1_000_000 + " ms on " + config.snapshotPublication() + " stream "
+            + config.snapshotStream());
+    }
+
+    @Override
+    public int doWork() {
+        final long now = System.nanoTime();
+        if (tail == null) {
+            return open(now);
+        }
+        if (now < sendFromNanos && !incremental.isConnected()) {
+            return snapshotCycle(now) + statusDue(now);
+        }
+        int work = 0;
+        if (pending) {
+            if (!resend(now)) {
+                return snapshotCycle(now) + statusDue(now);
+            }
+            work++;
+        }
+        while (!pending && work < EVENTS_PER_TURN && tail.poll(onEvent, 1) > 0) {
+            work++;
+        }
+        if (!pending && now - lastSendNanos >= config.heartbeatIntervalNanos()) {
+            final int length = incrementalEncoder.heartbeat(seq, lastIndexRead, now);
+            offer(incremental, incrementalEncoder, length);
+            lastSendNanos = now;
+        }
+        work += snapshotCycle(now);
+        work += statusDue(now);
+        if (logClock.due()) {
+            log.accept(describe());
+        }
+        return work;
+    }
+
+    /**
+     * Waits for the events queue, then rebuilds the books and the sequence from its beginning, and decides where to send
+     * from: {@value #REPUBLISH} incrementals before the last one a predecessor sent (the status file keeps it), or before
+     * the end of the queue when there was none (or it is not in this queue).
+     */
+    private int open(final long now) {
+        if (!data.hasQueue("events")) {
+            return statusDue(now);
+        }
+        events = data.events();
+        final long started = System.nanoTime();
+        final long resumeAfter = status.previousLastSentIndex();
+        final long[] recent = new long[REPUBLISH];
+        // [0] market-data excerpts read, [1] of them up to the resume point, [2] 1 once past it
+        final long[] counts = {0, 0, 0};
+        try (EventTail rebuild = new EventTail(events.createTailer())) {
+            final EventTail.Handler apply = (index, header, result) -> {
+                if (FeedEncoder.carriesMarketData(result)) {
+                    counts[0]++;
+                    if (counts[2] == 0) {
+                        recent[(int) (counts[1]++ % REPUBLISH)] = index;
+                        counts[2] = index == resumeAfter ? 1 : 0;
+                    }
+                    applyToBooks(result);
+                }
+                booksThrough = index;
+            };
+            while (rebuild.poll(apply, 4096) > 0) {
+                // read to the end
+            }
+        }
+        if (resumeAfter >= 0 && counts[2] == 0) {
+            // The predecessor's last message is not in this queue: it numbered another one, so this numbering is new.
+            final long epoch = status.renewEpoch();
+            incrementalEncoder.epoch(epoch);
+            snapshotEncoder.epoch(epoch);
+            log.accept("marketdata: the last publisher's last message (events index " + Long.toHexString(resumeAfter)
+                + ") is not in this events queue: a new numbering, epoch " + Long.toHexString(epoch));
+        }
+        bookSeq = counts[0];
+        bookEventsIndex = booksThrough;
+        lastIndexRead = booksThrough;
+        final int again = (int) Math.min(counts[1], REPUBLISH);
+        seq = counts[1] - again;
+        final ExcerptTailer tailer = events.createTailer();
+        if (again > 0) {
+            final long from = recent[(int) ((counts[1] - again) % REPUBLISH)];
+            if (!tailer.moveToIndex(from)) {
+                throw new IllegalStateException("cannot move to events index " + Long.toHexString(from) + " just read");
+            }
+        } else {
+            tailer.toEnd();
+        }
+        tail = new EventTail(tailer);
+        log.accept(String.format("marketdata: rebuilt from the events queue through %s in %d ms: %d market-data excerpts (seq %d);"
+                + " %s; sending from seq %d", Long.toHexString(booksThrough), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+            bookSeq, bookSeq, counts[2] == 1
+                ? "the last publisher sent through " + Long.toHexString(resumeAfter) + " (seq " + counts[1] + ")"
+                : "no earlier publisher's last message found", seq + 1));
+        nextSnapshotNanos = now;
+        sendFromNanos = System.nanoTime() + CONNECT_GRACE_NANOS;
+        return 1;
+    }
+
+    private void onEvent(final long index, final EventHeader header, final Result result) {
+        if (!FeedEncoder.carriesMarketData(result)) {
+            if (index > booksThrough) {
+                bookEventsIndex = index;
+            }
+            lastIndexRead = index;
+            return;
+        }
+        seq++;
+        if (index > booksThrough) {
+            applyToBooks(result);
+            bookSeq = seq;
+            bookEventsIndex = index;
+        }
+        lastIndexRead = index;
+        final long now = System.nanoTime();
+        pendingLength = incrementalEncoder.incremental(seq, index, header.hops.engineAppendNanos, now, result);
+        lagMicros = (now - header.hops.engineAppendNanos) / 1_000;
+        if (offer(incremental, incrementalEncoder, pendingLength)) {
+            sent(index, now);
+        } else {
+            pending = true;
+            pendingSinceNanos = now;
+            backPressured++;
+        }
+    }
+
+    /** Sends the back-pressured incremental again; past the limit it is given up (clients see a gap and recover). */
+    private boolean resend(final long now) {
+        if (offer(incremental, incrementalEncoder, pendingLength)) {
+            sent(lastIndexRead, now);
+            pending = false;
+            return true;
+        }
+        if (now - pendingSinceNanos > config.backPressureLimitNanos()) {
+            dropped++;
+            pending = false;
+            log.accept("marketdata: incremental " + seq + " back-pressured for longer than " + config.backPressureLimitNanos() / 1_000_000
+                + " ms: given up (a slow receiver; clients recover from the snapshots)");
+            return true;
+        }
+        return false;
+    }
+
+    private void sent(final long index, final long now) {
+        messages++;
+        lastSendNanos = now;
+        // Every send, not once a second: after a kill -9 the next publisher resumes from here (an ordered store, no fence).
+        status.lastSent(index);
+    }
+
+    /** Offers with a few immediate retries; true when sent or when nobody is subscribed (then nobody misses it). */
+    private boolean offer(final Publication publication, final FeedEncoder encoder, final int length) {
+        for (int i = 0; i < OFFER_SPINS; i++) {
+            final long result = publication.offer(encoder.buffer(), 0, length);
+            if (result > 0) {
+                return true;
+            }
+            if (result == Publication.NOT_CONNECTED) {
+                notConnected++;
+                return true;
+            }
+            if (result == Publication.CLOSED || result == Publication.MAX_POSITION_EXCEEDED) {
+                throw new IllegalStateException("the publication on " + publication.channel() + " is closed or full (" + result + ")");
+            }
+        }
+        return false;
+    }
+
+    private void applyToBooks(final Result result) {
+        for (int i = 0; i < result.levelChangeCount(); i++) {
+            books.apply(result.levelChange(i));
+        }
+        if ((result.commandType == CommandType.HALT || result.commandType == CommandType.RESUME) && !result.isRejected()) {
+            final int slot = slotOfSymbol.get(result.symbol);
+            if (slot >= 0) {
+                halted[slot] = result.commandType == CommandType.HALT;
+            }
+        }
+    }
+
+    /** Every symbol's snapshot, all valid at the same sequence (no excerpt is read in between). */
+    private int snapshotCycle(final long now) {
+        if (now < nextSnapshotNanos) {
+            return 0;
+        }
+        nextSnapshotNanos = now + config.snapshotIntervalNanos();
+        for (int slot = 0; slot < symbols.size(); slot++) {
+            final SymbolSpec symbol = symbols.get(slot);
+            final int length = snapshotEncoder.snapshot(bookSeq, bookEventsIndex, symbol.id(), symbol.name(), symbol.priceScale(),
+                symbols.size(), halted[slot], books.book(symbol.id()));
+            if (!offer(snapshots, snapshotEncoder, length)) {
+                // Cut short rather than wait: the next cycle comes soon, and incrementals must not wait for snapshots.
+                snapshotCyclesCut++;
+                return slot;
+            }
+            snapshotsSent++;
+        }
+        return symbols.size();
+    }
+
+    private int statusDue(final long now) {
+        if (status == null || now < nextStatusNanos) {
+            return 0;
+        }
+        nextStatusNanos = now + STATUS_NANOS;
+        status.put(StatusFile.HEARTBEAT_EPOCH_MILLIS_AT, System.currentTimeMillis());
+        status.put(StatusFile.MESSAGES_AT, messages);
+        status.put(StatusFile.LAST_EVENTS_INDEX_AT, lastIndexRead);
+        status.put(StatusFile.SEQ_AT, seq);
+        status.put(StatusFile.BACK_PRESSURE_AT, backPressured);
+        status.put(StatusFile.DROPPED_AT, dropped);
+        status.put(StatusFile.LAG_EVENTS_AT, lagEvents());
+        status.put(StatusFile.LAG_MICROS_AT, lagMicros);
+        status.put(StatusFile.SNAPSHOTS_AT, snapshotsSent);
+        status.put(StatusFile.NOT_CONNECTED_AT, notConnected);
+        return 1;
+    }
+
+    /** Excerpts in the queue after the last one read (counted within a roll cycle; across one, the newest cycle's). */
+    private long lagEvents() {
+        if (events == null) {
+            return 0;
+        }
+        final long last = events.lastIndex();
+        if (last < 0) {
+            return 0;
+        }
+        final RollCycle cycle = events.rollCycle();
+        if (lastIndexRead < 0 || cycle.toCycle(last) != cycle.toCycle(lastIndexRead)) {
+            return cycle.toSequenceNumber(last) + 1;
+        }
+        return cycle.toSequenceNumber(last) - cycle.toSequenceNumber(lastIndexRead);
+    }
+
+    /** A status line: what was sent and how it went. */
+    public String describe() {
+        return String.format("marketdata: seq %d, events through %s, %d incrementals and %d snapshots sent, %d back-pressured"
+                + " (%d given up), %d snapshot cycles cut short, %d sent with no subscriber", seq, Long.toHexString(lastIndexRead),
+            messages, snapshotsSent, backPressured, dropped, snapshotCyclesCut, notConnected);
+    }
+
+    /** The last sequence sent. */
+    public long seq() {
+        return seq;
+    }
+
+    @Override
+    public void onClose() {
+        if (tail != null) {
+            log.accept(describe());
+        }
+        CloseHelper.closeAll(tail, events, status, aeron, driver);
+    }
+
+    @Override
+    public String roleName() {
+        return "marketdata";
+    }
+}
