@@ -5,6 +5,7 @@ import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
+import io.chronex.marketdata.sbe.Content;
 import io.chronex.marketdata.sbe.HeartbeatDecoder;
 import io.chronex.marketdata.sbe.IncrementalDecoder;
 import io.chronex.marketdata.sbe.MessageHeaderDecoder;
@@ -35,7 +36,8 @@ class FeedCodecTest {
         level(result.addLevelChange(), 7, Side.BUY, 10_040, 120, 3);
         assertTrue(FeedEncoder.carriesMarketData(result));
 
-        final int length = encoder.epoch(77).incremental(42, 0x1234_0000_0005L, 111, 222, result);
+        final int length = encoder.epoch(77).incremental(42, 0x1234_0000_0005L, 111, 222, result, 1 << 20);
+        assertFalse(encoder.leftOut());
         final IncrementalDecoder decoder = new IncrementalDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         assertEquals(length, MessageHeaderDecoder.ENCODED_LENGTH + decoder.sbeDecodedLength());
         assertEquals(42, decoder.seq());
@@ -57,6 +59,18 @@ class FeedCodecTest {
         assertEquals("99 7 10050 30 BID", trades.tradeId() + " " + trades.symbol() + " " + trades.price() + " " + trades.quantity()
             + " " + trades.aggressorSide());
         assertEquals(0, decoder.statuses().count());
+        assertEquals(Content.WHOLE, decoder.content());
+
+        // One byte short of what it needs: sent under the same sequence without its groups, flagged.
+        final int tooBig = encoder.incremental(42, 0x1234_0000_0005L, 111, 222, result, length - 1);
+        assertTrue(encoder.leftOut());
+        final IncrementalDecoder cut = new IncrementalDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
+        assertEquals(Content.LEFT_OUT, cut.content());
+        assertEquals(42, cut.seq());
+        assertEquals(0, cut.levels().count());
+        assertEquals(0, cut.trades().count());
+        assertEquals(0, cut.statuses().count());
+        assertTrue(tooBig < length);
     }
 
     @Test
@@ -65,7 +79,7 @@ class FeedCodecTest {
         result.begin(CommandType.HALT);
         result.symbol = 3;
         assertTrue(FeedEncoder.carriesMarketData(result));
-        encoder.incremental(1, 5, 0, 0, result);
+        encoder.incremental(1, 5, 0, 0, result, 1 << 20);
         final IncrementalDecoder decoder = new IncrementalDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         decoder.levels();
         decoder.trades();
@@ -88,7 +102,8 @@ class FeedCodecTest {
         book.levels(Side.BUY).apply(100, 5, 1);
         book.levels(Side.BUY).apply(102, 7, 2);
         book.levels(Side.SELL).apply(105, 9, 3);
-        final int length = encoder.epoch(78).snapshot(17, 0x99, 2, "GLOBEX", 100, 4, true, book);
+        final int length = encoder.epoch(78).snapshot(17, 0x99, 2, "GLOBEX", 100, 4, true, book, 1 << 20);
+        assertFalse(encoder.leftOut());
         final SnapshotDecoder decoder = new SnapshotDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
         assertEquals(length, MessageHeaderDecoder.ENCODED_LENGTH + decoder.sbeDecodedLength());
         final SnapshotDecoder again = new SnapshotDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
@@ -108,6 +123,22 @@ class FeedCodecTest {
         }
         assertEquals("bid 102x7/2 bid 100x5/1 ask 105x9/3 ", levels.toString());
         assertEquals("GLOBEX", again.name());
+        assertEquals(Content.WHOLE, again.content());
+
+        // Room for two levels only: the best of each side, flagged.
+        final int two = length - SnapshotDecoder.BidsDecoder.sbeBlockLength();
+        assertTrue(encoder.snapshot(17, 0x99, 2, "GLOBEX", 100, 4, true, book, two) <= two);
+        assertTrue(encoder.leftOut());
+        final SnapshotDecoder cut = new SnapshotDecoder().wrapAndApplyHeader(encoder.buffer(), 0, header);
+        assertEquals(Content.LEFT_OUT, cut.content());
+        final StringBuilder best = new StringBuilder();
+        for (final SnapshotDecoder.BidsDecoder bid : cut.bids()) {
+            best.append("bid ").append(bid.price()).append(' ');
+        }
+        for (final SnapshotDecoder.AsksDecoder ask : cut.asks()) {
+            best.append("ask ").append(ask.price()).append(' ');
+        }
+        assertEquals("bid 102 ask 105 ", best.toString());
     }
 
     @Test

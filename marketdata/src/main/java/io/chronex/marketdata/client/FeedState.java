@@ -2,6 +2,7 @@ package io.chronex.marketdata.client;
 
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
+import io.chronex.marketdata.sbe.Content;
 import io.chronex.marketdata.sbe.HeartbeatDecoder;
 import io.chronex.marketdata.sbe.IncrementalDecoder;
 import io.chronex.marketdata.sbe.MessageHeaderDecoder;
@@ -116,6 +117,8 @@ public final class FeedState {
     private long duplicates;
     private long unknown;
     private long malformed;
+    private long leftOut;
+    private long snapshotsCut;
     private long applied;
     private long lastEngineAppendNanos;
     private long lastPublishNanos;
@@ -157,6 +160,12 @@ public final class FeedState {
     private void onIncremental(final DirectBuffer message, final int offset, final int length) {
         incremental.wrapAndApplyHeader(message, offset, header);
         epoch(incremental.epoch());
+        if (incremental.content() != Content.WHOLE) {
+            // An excerpt too big for one message, sent without its changes: as good as lost, so the next message (or
+            // heartbeat) shows the gap and the client recovers from snapshots taken after it.
+            leftOut++;
+            return;
+        }
         final long seq = incremental.seq();
         if (synced) {
             if (seq <= lastSeq) {
@@ -224,6 +233,9 @@ public final class FeedState {
         final long eventsIndex = snapshot.eventsIndex();
         final long priceScale = snapshot.priceScale();
         final boolean halted = snapshot.status() == TradingStatus.HALTED;
+        if (snapshot.content() != Content.WHOLE) {
+            snapshotsCut++;
+        }
         if (synced && symbol == null) {
             // A symbol this client has never seen (the publisher restarted with more): its book comes with a new join.
             startRecovery();
@@ -436,6 +448,19 @@ public final class FeedState {
     /** Messages that were not the feed's (another schema, template or a short frame). */
     public long unknown() {
         return unknown;
+    }
+
+    /** Incrementals sent without their changes ({@code Content.LEFT_OUT}: too big for one message), each recovered as lost. */
+    public long leftOut() {
+        return leftOut;
+    }
+
+    /**
+     * Snapshots received with only their best levels ({@code Content.LEFT_OUT}: the book too deep for one message): the
+     * levels beyond them are missing from this client's book until incrementals bring them.
+     */
+    public long snapshotsCut() {
+        return snapshotsCut;
     }
 
     /** Messages of the feed's schema that did not decode (cut short, garbled). */

@@ -14,6 +14,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.book.Books;
+import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -23,6 +24,7 @@ import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -94,6 +96,9 @@ public final class PublisherAgent implements Agent {
     private long snapshotsSent;
     private long backPressured;
     private long dropped;
+    /** Incrementals sent without their groups, and snapshots cut to their best levels: too big for one message. */
+    private long incrementalsLeftOut;
+    private long snapshotsCut;
     private long snapshotCyclesCut;
     private long notConnected;
     private long lagMicros;
@@ -124,19 +129,22 @@ public final class PublisherAgent implements Agent {
             // As the bridge: not dirDeleteOnStart, which would skip Aeron's check for a live driver in the directory.
             .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true);
+        if (AeronLeftovers.clearDeadDriverDirectory(Path.of(context.aeronDirectoryName()))) {
+            log.accept("marketdata: the media driver directory " + context.aeronDirectoryName() + " of a process that is gone removed");
+        }
         final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
         boolean said = false;
         while (driver == null) {
             try {
                 driver = MediaDriver.launchEmbedded(context.clone());
             } catch (final ActiveDriverException e) {
-                // A publisher killed a moment ago leaves a driver heartbeat Aeron trusts for 10 s: a restart waits it out.
+                // A driver directory of a live process (another publisher given the same one?) may still go away: wait a while.
                 if (System.nanoTime() > deadline) {
                     throw e;
                 }
                 if (!said) {
                     log.accept("marketdata: the media driver directory " + context.aeronDirectoryName()
-                        + " still looks in use (a publisher killed less than 10 s ago?); waiting");
+                        + " is in use by a live process (another publisher?); waiting");
                     said = true;
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
@@ -265,7 +273,14 @@ public final class PublisherAgent implements Agent {
         }
         lastIndexRead = index;
         final long now = System.nanoTime();
-        pendingLength = incrementalEncoder.incremental(seq, index, header.hops.engineAppendNanos, now, result);
+        pendingLength = incrementalEncoder.incremental(seq, index, header.hops.engineAppendNanos, now, result,
+            incremental.maxMessageLength());
+        if (incrementalEncoder.leftOut()) {
+            incrementalsLeftOut++;
+            log.accept("marketdata: events excerpt " + Long.toHexString(index) + " (" + result.levelChangeCount() + " level changes, "
+                + result.fillCount() + " fills) does not fit one message of " + incremental.maxMessageLength() + " bytes: seq " + seq
+                + " is sent without them, flagged LEFT_OUT, and clients recover from the snapshots (a larger termLength fits more)");
+        }
         lagMicros = (now - header.hops.engineAppendNanos) / 1_000;
         if (offer(incremental, incrementalEncoder, pendingLength)) {
             sent(index, now);
@@ -339,7 +354,12 @@ public final class PublisherAgent implements Agent {
         for (int slot = 0; slot < symbols.size(); slot++) {
             final SymbolSpec symbol = symbols.get(slot);
             final int length = snapshotEncoder.snapshot(bookSeq, bookEventsIndex, symbol.id(), symbol.name(), symbol.priceScale(),
-                symbols.size(), halted[slot], books.book(symbol.id()));
+                symbols.size(), halted[slot], books.book(symbol.id()), snapshots.maxMessageLength());
+            if (snapshotEncoder.leftOut() && snapshotsCut++ == 0) {
+                log.accept("marketdata: " + symbol.name() + "'s book is too deep for one snapshot message of "
+                    + snapshots.maxMessageLength() + " bytes: its snapshots carry the best levels that fit, flagged LEFT_OUT"
+                    + " (said once; counted in the status line)");
+            }
             if (!offer(snapshots, snapshotEncoder, length)) {
                 // Cut short rather than wait: the next cycle comes soon, and incrementals must not wait for snapshots.
                 snapshotCyclesCut++;
@@ -387,8 +407,9 @@ public final class PublisherAgent implements Agent {
     /** A status line: what was sent and how it went. */
     public String describe() {
         return String.format("marketdata: seq %d, events through %s, %d incrementals and %d snapshots sent, %d back-pressured"
-                + " (%d given up), %d snapshot cycles cut short, %d sent with no subscriber", seq, Long.toHexString(lastIndexRead),
-            messages, snapshotsSent, backPressured, dropped, snapshotCyclesCut, notConnected);
+                + " (%d given up), %d snapshot cycles cut short, %d sent with no subscriber, %d too big (sent LEFT_OUT), %d snapshots"
+                + " cut to their best levels", seq, Long.toHexString(lastIndexRead), messages, snapshotsSent, backPressured, dropped,
+            snapshotCyclesCut, notConnected, incrementalsLeftOut, snapshotsCut);
     }
 
     /** The last sequence sent. */

@@ -6,6 +6,9 @@ import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.marketdata.FeedEncoder;
+import io.chronex.marketdata.sbe.GroupSizeEncodingEncoder;
+import io.chronex.marketdata.sbe.IncrementalEncoder;
+import io.chronex.marketdata.sbe.MessageHeaderEncoder;
 import io.chronex.queues.book.Books;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -35,6 +38,8 @@ class FeedStateTest {
         private long seq;
         private long index = 0x10_0000_0000L;
         private long tradeId;
+        /** The publication's largest message: an incremental bigger than this goes out LEFT_OUT. */
+        private int maxLength = Integer.MAX_VALUE;
 
         Publisher(final long seed) {
             this.random = new SplittableRandom(seed);
@@ -72,14 +77,14 @@ class FeedStateTest {
             result.symbol = symbol;
             seq++;
             index++;
-            return copy(encoder.incremental(seq, index, 0, 0, result));
+            return copy(encoder.incremental(seq, index, 0, 0, result, maxLength));
         }
 
         List<byte[]> snapshotCycle() {
             final List<byte[]> cycle = new ArrayList<>();
             for (final int symbol : SYMBOLS) {
                 cycle.add(copy(encoder.snapshot(seq, index, symbol, "S" + symbol, 100, SYMBOLS.length, halted[symbol],
-                    books.book(symbol))));
+                    books.book(symbol), Integer.MAX_VALUE)));
             }
             return cycle;
         }
@@ -121,6 +126,29 @@ class FeedStateTest {
             }
         }
         return sb.toString();
+    }
+
+    @Test
+    void incrementalsTooBigForOneMessageAreRecoveredFromTheSnapshotsAsIfLost() {
+        final Publisher publisher = new Publisher(5);
+        // Room for two level changes and a trade: an excerpt with three level changes goes out without them.
+        publisher.maxLength = MessageHeaderEncoder.ENCODED_LENGTH + IncrementalEncoder.BLOCK_LENGTH
+            + 3 * GroupSizeEncodingEncoder.ENCODED_LENGTH + 2 * IncrementalEncoder.LevelsEncoder.sbeBlockLength()
+            + IncrementalEncoder.TradesEncoder.sbeBlockLength();
+        final FeedState state = new FeedState(1 << 20);
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        for (int i = 0; i < 3_000; i++) {
+            deliver(state, publisher.next());
+            if (i % 100 == 99) {
+                publisher.snapshotCycle().forEach(m -> deliver(state, m));
+            }
+        }
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        deliver(state, publisher.heartbeat());
+        assertTrue(state.leftOut() > 100, "left out: " + state.leftOut());
+        assertTrue(state.synced());
+        assertTrue(state.recoveries() > 10, "recoveries: " + state.recoveries());
+        assertSameBooks(publisher, state);
     }
 
     @Test

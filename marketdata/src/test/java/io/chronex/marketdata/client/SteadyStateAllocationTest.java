@@ -28,7 +28,7 @@ class SteadyStateAllocationTest {
         final Books books = new Books();
         final Result result = new Result();
         for (final int symbol : new int[] {1, 2}) {
-            final int length = encoder.snapshot(0, -1, symbol, "S" + symbol, 100, 2, false, books.bookOrNew(symbol));
+            final int length = encoder.snapshot(0, -1, symbol, "S" + symbol, 100, 2, false, books.bookOrNew(symbol), Integer.MAX_VALUE);
             state.onMessage(encoder.buffer(), 0, length);
         }
         assertTrue(state.synced());
@@ -52,7 +52,7 @@ class SteadyStateAllocationTest {
                     fill.quantity = 1;
                     fill.takerSide = Side.BUY;
                 }
-                final int length = encoder.incremental(n, n, n, n, result);
+                final int length = encoder.incremental(n, n, n, n, result, Integer.MAX_VALUE);
                 state.onMessage(encoder.buffer(), 0, length);
             }
         };
@@ -64,6 +64,8 @@ class SteadyStateAllocationTest {
         final long allocated = threads.getThreadAllocatedBytes(thread) - before;
         assertEquals(seq[0], state.lastSeq());
         assertEquals(0, state.gaps());
-        assertEquals(0, allocated, "bytes allocated over 200,000 incrementals");
+        // Not 0: once in a while the JIT's own work on this thread (a recompilation after the profile another test left in the
+        // same JVM) shows as a few dozen bytes (88 seen once). Anything per message would be at least 16 bytes x 200,000.
+        assertTrue(allocated < 1024, allocated + " bytes allocated over 200,000 incrementals");
     }
 }
