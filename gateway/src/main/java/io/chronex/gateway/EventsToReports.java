@@ -42,6 +42,8 @@ final class EventsToReports {
     private final Command request = new Command();
     private final Hops requestHops = new Hops();
 
+    /** Learns every event read, after its reports (so its X follow them in the same batch); set by {@link Gateway}. */
+    io.chronex.gateway.marketdata.MarketDataService marketData;
     /** The filesystem the outbound store is on; set by {@link Gateway}. */
     StorageGuard storage;
     long eventsRead;
@@ -125,11 +127,18 @@ final class EventsToReports {
                 outbox.beginEvent(index);
                 try {
                     answer(index);
-                    outbox.endEvent();
                 } catch (final RuntimeException e) {
                     final int stored = outbox.abandonEvent();
                     eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
+                    // The books must still learn it; its subscribers get a fresh snapshot instead of an X.
+                    marketData.onEventUnanswered(result);
+                    continue;
                 }
+                // Inside the event and after its reports: a restart that builds the event again after a crash between
+                // its parts finds the reports first, as before, and skips them (market data is not built again then:
+                // the subscriptions ended with the connections).
+                marketData.onEvent(result);
+                outbox.endEvent();
             }
             if (outbox.batchLength() > BATCH_BYTES) {
                 break;
