@@ -50,6 +50,13 @@ final class MarketDataLink implements MarketDataService.Output, FixSession.Marke
     }
 
     @Override
+    public boolean caughtUp(final int session) {
+        final FixSession s = sessions.get(session);
+        final Connection c = s.connection;
+        return c == null || (s.nextOutbound == s.nextToWrite && c.pending.position() == 0);
+    }
+
+    @Override
     public String name(final int session) {
         return sessions.get(session).name;
     }

@@ -44,6 +44,12 @@ public final class MarketDataService {
         /** Messages stored for the session and not yet handed to its socket (0 when it keeps up or is not connected). */
         int backlog(int session);
 
+        /**
+         * Whether everything built for the session has been written to its socket (nothing in the store or in the
+         * connection's buffer): the client is reading again, not merely a kernel buffer growing.
+         */
+        boolean caughtUp(int session);
+
         /** A line for the process log. */
         void log(String line);
 
@@ -420,7 +426,7 @@ public final class MarketDataService {
             if (!sessionStale[session]) {
                 continue;
             }
-            if (out.backlog(session) > 0) {
+            if (!out.caughtUp(session)) {
                 anyStale = true;
                 continue;
             }

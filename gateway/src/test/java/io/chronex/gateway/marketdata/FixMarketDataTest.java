@@ -109,6 +109,11 @@ class FixMarketDataTest {
         }
 
         @Override
+        public boolean caughtUp(final int s) {
+            return backlog[s] == 0;
+        }
+
+        @Override
         public void log(final String line) {
         }
 
