@@ -10,6 +10,7 @@ import io.chronex.queues.EventTail;
 import io.chronex.queues.GatewaySessionsFile;
 import io.chronex.queues.Hops;
 import io.chronex.queues.book.Books;
+import io.chronex.testing.Await;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,7 +55,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from W + X equal the book rebuilt from the events queue; an unknown symbol gets Y 281=0; a halt and a resume arrive as
  * SecurityStatus; an unsubscribe stops the X. A subscriber that stops reading gets no more X once its backlog passes the
  * limit, nobody else waits for it, and when it reads again it gets a fresh W equal to the engine's book; a resend
- * gap-fills market data.
+ * gap-fills market data. A gateway started on an events queue that already holds a book and a halt rebuilds both.
  */
 class GatewayMarketDataTest {
     private static final String SESSIONS = """
@@ -75,13 +76,25 @@ class GatewayMarketDataTest {
         try (Exchange exchange = new Exchange(tmp, SESSIONS); RawFixClient alice = new RawFixClient("ALICE");
              RawFixClient bob = new RawFixClient("BOB")) {
             exchange.startEngine();
+            // Books at start: resting orders and a halt journalled before the gateway starts (as bin/admin journals its
+            // commands); the new gateway reads the whole events queue once at start to rebuild books and status.
+            final Random random = new Random(7);
+            final Command[] before = new Command[41];
+            for (int i = 0; i < 40; i++) {
+                final Side side = i % 2 == 0 ? Side.BUY : Side.SELL;
+                before[i] = new Command().limit(1 + i % 2, 1, 1000 + i, side, side == Side.BUY ? 9900 - random.nextInt(30)
+                    : 10010 + random.nextInt(30), 1 + random.nextInt(9));
+            }
+            before[40] = new Command().symbolCommand(CommandType.HALT, 1);
+            operator(exchange, before);
+            Await.until("the engine answered the 41 commands", 30, () -> eventCount(exchange.data) == 41);
             exchange.startGateway();
+            assertTrue(exchange.awaitGatewayLine("market data: books and trading status rebuilt from the ").contains(
+                "rebuilt from the 41 events before the resume point"));
             alice.connect(exchange.port, 0);
             alice.logOn(true);
             bob.connect(exchange.port, 0);
             bob.logOn(true);
-            final Random random = new Random(7);
-            trade(alice, bob, random, 0, 60);
             try (QfjClient carol = new QfjClient("CAROL", null, exchange.port, true)) {
                 carol.awaitLogon();
                 carol.send(request("deep", '1', 0, "012", "ACME"));
@@ -91,8 +104,21 @@ class GatewayMarketDataTest {
                 assertEquals("bad", reject.getString(262));
                 assertEquals(0, reject.getInt(281));
                 assertTrue(reject.getString(58).contains("NOSUCH"), reject.toString());
+                final Books atStart = eventsBooks(exchange.data);
+                assertBook(atStart, "deep", 0);
+                assertBook(atStart, "top10", 10);
+                assertTrue(books.get("deep").get(0).size() > 10, "a book deeper than 10 levels: " + books.get("deep").get(0).keySet());
+                // Halted at subscription time: a SecurityStatus right after each W, not unsolicited.
+                final List<String> order = seen.stream().map(GatewayMarketDataTest::type).toList();
+                assertEquals(List.of("W", "f", "W", "f", "Y"), order);
+                for (final Message f : List.of(seen.get(1), seen.get(3))) {
+                    assertEquals(2, f.getInt(326), f.toString());
+                    assertFalse(f.getBoolean(325), f.toString());
+                }
+                operator(exchange, new Command().symbolCommand(CommandType.RESUME, 1));
+                assertStatus(carol, 3, "deep", "top10");
 
-                trade(alice, bob, random, 60, 400);
+                trade(alice, bob, random, 0, 300);
                 sync(carol, "sync1");
                 final Books engine = eventsBooks(exchange.data);
                 assertBook(engine, "deep", 0);
@@ -100,10 +126,10 @@ class GatewayMarketDataTest {
                 assertBook(engine, "sync1", 0);
                 assertTrue(seen.stream().anyMatch(m -> type(m).equals("X") && hasTrade(m)), "trades reached the client");
 
-                operator(exchange, CommandType.HALT);
-                assertStatus(carol, 2);
-                operator(exchange, CommandType.RESUME);
-                assertStatus(carol, 3);
+                operator(exchange, new Command().symbolCommand(CommandType.HALT, 1));
+                assertStatus(carol, 2, "deep", "top10");
+                operator(exchange, new Command().symbolCommand(CommandType.RESUME, 1));
+                assertStatus(carol, 3, "deep", "top10");
 
                 carol.send(request("top10", '2', 0, "01", "ACME"));
                 // A marker on the same session: the gateway handles it after the unsubscribe.
@@ -116,7 +142,7 @@ class GatewayMarketDataTest {
                 carol.send(marker);
                 pump(carol, m -> type(m).equals("8") && "M1".equals(field(m, 11)));
                 final int afterUnsubscribe = seen.size();
-                trade(alice, bob, random, 400, 500);
+                trade(alice, bob, random, 300, 400);
                 sync(carol, "sync2");
                 for (int i = afterUnsubscribe; i < seen.size(); i++) {
                     assertFalse("top10".equals(field(seen.get(i), 262)) && !type(seen.get(i)).equals("Y"),
@@ -124,6 +150,7 @@ class GatewayMarketDataTest {
                 }
                 assertTrue(books.get("deep").get(0).containsKey(9500L), "the marker's level reached the full-depth book");
                 assertBook(eventsBooks(exchange.data), "deep", 0);
+
                 assertFalse(carol.events.stream().anyMatch(e -> e.startsWith("sent")), "QuickFIX/J rejected something: " + carol.events);
             }
         }
@@ -259,15 +286,28 @@ class GatewayMarketDataTest {
         }
     }
 
-    /** A HALT or RESUME of ACME journalled as bin/admin does (gateway 0: an operator command). */
-    private static void operator(final Exchange exchange, final CommandType type) {
+    /** A command journalled as bin/admin does (gateway 0: not from a FIX session). */
+    private static void operator(final Exchange exchange, final Command... batch) {
         try (SingleChronicleQueue commands = DataDirectory.open(exchange.data).commands()) {
-            final Hops hops = new Hops();
-            hops.gatewayReadNanos = System.nanoTime();
-            final Instant now = Instant.now();
-            hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-            CommandCodec.append(commands.createAppender(), new Command().symbolCommand(type, 1), hops);
+            final net.openhft.chronicle.queue.ExcerptAppender appender = commands.createAppender();
+            for (final Command command : batch) {
+                final Hops hops = new Hops();
+                hops.gatewayReadNanos = System.nanoTime();
+                final Instant now = Instant.now();
+                hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+                CommandCodec.append(appender, command, hops);
+            }
         }
+    }
+
+    private static int eventCount(final Path data) {
+        final int[] count = new int[1];
+        try (SingleChronicleQueue events = DataDirectory.open(data).events(); EventTail tail = new EventTail(events.createTailer())) {
+            while (tail.poll((index, header, result) -> count[0]++, 1 << 16) > 0) {
+                assertEquals(0, tail.unreadable());
+            }
+        }
+        return count[0];
     }
 
     /** The books rebuilt from the events queue from its start: the engine's at the last event. */
@@ -351,16 +391,16 @@ class GatewayMarketDataTest {
         pump(client, m -> type(m).equals("W") && id.equals(field(m, 262)));
     }
 
-    private void assertStatus(final QfjClient client, final int status) throws Exception {
+    private void assertStatus(final QfjClient client, final int status, final String... mdReqIds) throws Exception {
         final List<String> told = new ArrayList<>();
-        while (told.size() < 2) {
+        while (told.size() < mdReqIds.length) {
             final Message f = pump(client, m -> type(m).equals("f"));
             assertEquals(status, f.getInt(326), f.toString());
             assertTrue(f.getBoolean(325), "unsolicited: " + f);
             assertEquals("ACME", f.getString(55));
             told.add(f.getString(324));
         }
-        assertEquals(List.of("deep", "top10"), told.stream().sorted().toList());
+        assertEquals(List.of(mdReqIds), told.stream().sorted().toList());
     }
 
     /** Takes the client's messages (building the books from W and X) until one matches; returns it. */

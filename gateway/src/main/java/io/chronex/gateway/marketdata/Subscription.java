@@ -33,10 +33,10 @@ final class Subscription {
         this.bids = bids;
         this.offers = offers;
         this.trades = trades;
-        final int n = depth == 0 ? 0 : depth;
-        prices = new long[][] {new long[n], new long[n]};
-        quantities = new long[][] {new long[n], new long[n]};
-        orders = new int[][] {new int[n], new int[n]};
+        // Full depth (0) holds nothing: its X come from the level changes themselves.
+        prices = new long[][] {new long[depth], new long[depth]};
+        quantities = new long[][] {new long[depth], new long[depth]};
+        orders = new int[][] {new int[depth], new int[depth]};
     }
 
     boolean wants(final int side) {
