@@ -135,9 +135,14 @@ final class EventsToReports {
                     continue;
                 }
                 // Inside the event and after its reports: a restart that builds the event again after a crash between
-                // its parts finds the reports first, as before, and skips them (market data is not built again then:
-                // the subscriptions ended with the connections).
-                marketData.onEvent(result);
+                // its parts finds the reports first, as before, and skips them. If more than its reports were stored
+                // (market data to the connections of before the crash), what is left to skip cannot be built again:
+                // the books learn the event and its subscribers get a fresh snapshot instead.
+                if (outbox.skipping() > 0) {
+                    marketData.onEventUnanswered(result);
+                } else {
+                    marketData.onEvent(result);
+                }
                 outbox.endEvent();
             }
             if (outbox.batchLength() > BATCH_BYTES) {

@@ -216,8 +216,9 @@ public final class MarketDataService {
     }
 
     /**
-     * An event whose reports could not be built (the gateway passes it over): the books still learn it, and the
-     * subscriptions of the symbols it touched get a fresh snapshot rather than an X built from a half-handled event.
+     * An event whose market data cannot be sent as X (its reports failed, or it is being built again after a crash and
+     * its stored messages are not all reports): the books still learn it, and the subscriptions of the symbols it
+     * touched get a fresh snapshot instead.
      */
     public void onEventUnanswered(final Result r) {
         apply(r);
