@@ -409,6 +409,29 @@ class FixMarketDataTest {
     }
 
     @Test
+    void anEventWithoutItsXGivesItsSubscribersAFreshSnapshotAtTheNextPoll() throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final Command c = new Command();
+        final Result r = new Result();
+        request(0, "a", '1', 0, "", "01", "ACME");
+        request(0, "g", '1', 0, "", "01", "GLOBEX");
+        engine.apply(c.limit(1, 1, 1, Side.BUY, 9990, 5), r);
+        md.onEvent(r);
+        assertEquals(3, out.messages.size());
+        // Its reports failed (or it was built again after a crash): the books learn it, no X is built for it.
+        engine.apply(c.limit(2, 1, 2, Side.SELL, 10010, 5), r);
+        md.onEventUnanswered(r);
+        assertEquals(3, out.messages.size());
+        assertEquals(1, md.poll(), "a fresh W for the ACME subscription only");
+        assertEquals(List.of("W", "f"), out.messages.subList(3, 5).stream().map(Msg::type).toList());
+        assertBook(engine, clients.get(0), "a/ACME", 1, 0, "after the fresh snapshot");
+        engine.apply(c.cancel(2, 2), r);
+        md.onEvent(r);
+        assertBook(engine, clients.get(0), "a/ACME", 1, 0, "X resume after it");
+        assertEquals(0, md.poll());
+    }
+
+    @Test
     void eachUnsupportedRequestGetsAMarketDataRequestRejectWithItsReason() {
         request(0, "a", '1', 0, "", "01", "NOSUCH");
         assertReject("a", "0", "unknown symbol NOSUCH");
