@@ -99,6 +99,8 @@ class GatewayMarketDataTest {
                 carol.awaitLogon();
                 carol.send(request("deep", '1', 0, "012", "ACME"));
                 carol.send(request("top10", '1', 10, "01", "ACME"));
+                // GLOBEX has no order: a W with NoMDEntries=0, which QuickFIX/J takes.
+                carol.send(request("empty", '0', 0, "01", "GLOBEX"));
                 carol.send(request("bad", '1', 0, "01", "NOSUCH"));
                 final Message reject = pump(carol, m -> type(m).equals("Y"));
                 assertEquals("bad", reject.getString(262));
@@ -110,7 +112,9 @@ class GatewayMarketDataTest {
                 assertTrue(books.get("deep").get(0).size() > 10, "a book deeper than 10 levels: " + books.get("deep").get(0).keySet());
                 // Halted at subscription time: a SecurityStatus right after each W, not unsolicited.
                 final List<String> order = seen.stream().map(GatewayMarketDataTest::type).toList();
-                assertEquals(List.of("W", "f", "W", "f", "Y"), order);
+                assertEquals(List.of("W", "f", "W", "f", "W", "Y"), order);
+                assertEquals("empty", seen.get(4).getString(262));
+                assertEquals(0, seen.get(4).getInt(268));
                 for (final Message f : List.of(seen.get(1), seen.get(3))) {
                     assertEquals(2, f.getInt(326), f.toString());
                     assertFalse(f.getBoolean(325), f.toString());
