@@ -125,25 +125,27 @@ final class EventsToReports {
                     continue;
                 }
                 outbox.beginEvent(index);
+                boolean answered = true;
                 try {
                     answer(index);
                 } catch (final RuntimeException e) {
+                    answered = false;
                     final int stored = outbox.abandonEvent();
                     eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
-                    // The books must still learn it; its subscribers get a fresh snapshot instead of an X.
-                    marketData.onEventUnanswered(result);
-                    continue;
                 }
                 // Inside the event and after its reports: a restart that builds the event again after a crash between
                 // its parts finds the reports first, as before, and skips them. If more than its reports were stored
-                // (market data to the connections of before the crash), what is left to skip cannot be built again:
-                // the books learn the event and its subscribers get a fresh snapshot instead.
-                if (outbox.skipping() > 0) {
-                    marketData.onEventUnanswered(result);
-                } else {
+                // (market data to the connections of before the crash), what is left to skip cannot be built again.
+                // Then, and when the reports failed, the books still learn the event and its subscribers get a fresh
+                // snapshot instead of an X.
+                if (answered && outbox.skipping() == 0) {
                     marketData.onEvent(result);
+                } else {
+                    marketData.onEventUnanswered(result);
                 }
-                outbox.endEvent();
+                if (answered) {
+                    outbox.endEvent();
+                }
             }
             if (outbox.batchLength() > BATCH_BYTES) {
                 break;
