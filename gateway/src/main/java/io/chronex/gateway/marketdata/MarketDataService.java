@@ -106,6 +106,8 @@ public final class MarketDataService {
     private final Output out;
     private final List<List<Subscription>> bySession = new ArrayList<>();
     private final boolean[] sessionStale;
+    /** Slow-subscriber episodes of each session's current connection (the log says the 1st, 2nd, 4th, 8th ...). */
+    private final int[] sessionEpisodes;
     private boolean anyStale;
 
     /** Symbols the event being handled touched. */
@@ -152,6 +154,7 @@ public final class MarketDataService {
         this.touched = new SymbolState[symbolList.length];
         this.requested = new SymbolState[symbolList.length];
         this.sessionStale = new boolean[allowed.length];
+        this.sessionEpisodes = new int[allowed.length];
         for (int i = 0; i < allowed.length; i++) {
             bySession.add(new ArrayList<>());
         }
@@ -408,8 +411,13 @@ public final class MarketDataService {
         anyStale = true;
         if (slow) {
             staleEpisodes++;
-            out.log("market data: session " + out.name(session) + " has more than " + maxBacklog + " messages waiting for its socket: no"
-                + " updates for its " + subs.size() + " subscriptions until it has caught up, then a fresh snapshot each");
+            final int episode = ++sessionEpisodes[session];
+            // A client that stopped reading goes through a few episodes while its kernel buffer fills: not a line each.
+            if ((episode & (episode - 1)) == 0) {
+                out.log("market data: session " + out.name(session) + " has more than " + maxBacklog + " messages waiting for its"
+                    + " socket: no updates for its " + subs.size() + " subscriptions until it has caught up, then a fresh snapshot"
+                    + " each (episode " + episode + " of this connection)");
+            }
         }
     }
 
@@ -462,6 +470,7 @@ public final class MarketDataService {
         live -= subs.size();
         subs.clear();
         sessionStale[session] = false;
+        sessionEpisodes[session] = 0;
     }
 
     /** Live subscriptions of every session. */
