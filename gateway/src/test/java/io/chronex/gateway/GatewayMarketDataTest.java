@@ -154,6 +154,8 @@ class GatewayMarketDataTest {
                 }
                 assertTrue(books.get("deep").get(0).containsKey(9500L), "the marker's level reached the full-depth book");
                 assertBook(eventsBooks(exchange.data), "deep", 0);
+                // The bar: bin/audit book (the engine replaying the journal) at the end says the same.
+                assertEquals(auditBook(exchange), levels(books.get("deep")));
 
                 assertFalse(carol.events.stream().anyMatch(e -> e.startsWith("sent")), "QuickFIX/J rejected something: " + carol.events);
             }
@@ -302,6 +304,37 @@ class GatewayMarketDataTest {
                 CommandCodec.append(appender, command, hops);
             }
         }
+    }
+
+    /**
+     * Every level of ACME as `bin/audit book ACME` prints it after the last command answered (every command is, here: one
+     * event each): "bid 99.96 1250 26", sorted.
+     */
+    private static java.util.SortedSet<String> auditBook(final Exchange exchange) {
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        final int exit;
+        try (java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            exit = io.chronex.replay.audit.Audit.exitCode(new String[] {"book", "ACME", "--data-dir", exchange.data.toString(),
+                "--config", exchange.dir.resolve("engine.yaml").toString(), "--depth", "100000", "--after",
+                Integer.toString(eventCount(exchange.data))}, out);
+        }
+        final String text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, exit, text);
+        final java.util.SortedSet<String> levels = new java.util.TreeSet<>();
+        text.lines().filter(l -> l.startsWith("bid ") || l.startsWith("ask "))
+            .forEach(l -> levels.add(String.join(" ", l.trim().split("\\s+"))));
+        assertFalse(levels.isEmpty(), text);
+        return levels;
+    }
+
+    private static java.util.SortedSet<String> levels(final List<TreeMap<Long, long[]>> book) {
+        final java.util.SortedSet<String> levels = new java.util.TreeSet<>();
+        for (int side = 0; side < 2; side++) {
+            for (final Map.Entry<Long, long[]> e : book.get(side).entrySet()) {
+                levels.add((side == 0 ? "bid " : "ask ") + cents(e.getKey()) + " " + e.getValue()[0] + " " + e.getValue()[1]);
+            }
+        }
+        return levels;
     }
 
     private static int eventCount(final Path data) {
