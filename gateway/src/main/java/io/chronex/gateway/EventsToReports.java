@@ -42,6 +42,8 @@ final class EventsToReports {
     private final Command request = new Command();
     private final Hops requestHops = new Hops();
 
+    /** Learns every event read, after its reports (so its X follow them in the same batch); set by {@link Gateway}. */
+    io.chronex.gateway.marketdata.MarketDataService marketData;
     /** The filesystem the outbound store is on; set by {@link Gateway}. */
     StorageGuard storage;
     long eventsRead;
@@ -123,12 +125,26 @@ final class EventsToReports {
                     continue;
                 }
                 outbox.beginEvent(index);
+                boolean answered = true;
                 try {
                     answer(index);
-                    outbox.endEvent();
                 } catch (final RuntimeException e) {
+                    answered = false;
                     final int stored = outbox.abandonEvent();
                     eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
+                }
+                // Inside the event and after its reports: a restart that builds the event again after a crash between
+                // its parts finds the reports first, as before, and skips them. If more than its reports were stored
+                // (market data to the connections of before the crash), what is left to skip cannot be built again.
+                // Then, and when the reports failed, the books still learn the event and its subscribers get a fresh
+                // snapshot instead of an X.
+                if (answered && outbox.skipping() == 0) {
+                    marketData.onEvent(result);
+                } else {
+                    marketData.onEventUnanswered(result);
+                }
+                if (answered) {
+                    outbox.endEvent();
                 }
             }
             if (outbox.batchLength() > BATCH_BYTES) {

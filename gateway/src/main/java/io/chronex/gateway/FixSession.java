@@ -34,6 +34,11 @@ final class FixSession {
         long journalEnd();
     }
 
+    /** Where a MarketDataRequest (V) in sequence goes (the gateway's market data); null: answered as not supported. */
+    interface MarketData {
+        void onRequest(FixSession session, FixDecoder message);
+    }
+
     final GatewayConfig.Session config;
     final String name;
     final byte[] senderCompId;
@@ -47,6 +52,8 @@ final class FixSession {
     private final byte[] compId;
     private SessionProxy proxy;
     private Application application;
+    /** Set by the gateway before the first message. */
+    MarketData marketData;
 
     /** This session's slot in the gateway's published sessions file ({@code gateways/N/sessions}). */
     int publishedSlot;
@@ -398,6 +405,13 @@ final class FixSession {
         switch (msgType) {
             case FixMsgTypes.NEW_ORDER_SINGLE, FixMsgTypes.ORDER_CANCEL_REQUEST, FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST,
                 FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> application.onOrderEntry(this, message, msgType, seq);
+            case FixMsgTypes.MARKET_DATA_REQUEST -> {
+                if (marketData != null) {
+                    marketData.onRequest(this, message);
+                } else {
+                    proxy.businessReject(this, seq, msgType, 3, "MsgType not supported by this gateway");
+                }
+            }
             case FixMsgTypes.HEARTBEAT, FixMsgTypes.REJECT -> {
             }
             case FixMsgTypes.TEST_REQUEST -> {

@@ -5,6 +5,7 @@ import io.chronex.gateway.fix.FixDictionary;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.fix.FixValidator;
+import io.chronex.gateway.marketdata.MarketDataService;
 import io.chronex.gateway.session.OutboundStore;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
@@ -54,6 +55,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         FixTags.BEGIN_SEQ_NO, FixTags.END_SEQ_NO, FixTags.GAP_FILL_FLAG, FixTags.NEW_SEQ_NO, FixTags.CL_ORD_ID,
         FixTags.ORIG_CL_ORD_ID, FixTags.ACCOUNT, FixTags.SYMBOL, FixTags.SIDE, FixTags.ORDER_QTY, FixTags.ORD_TYPE, FixTags.PRICE,
         FixTags.TIME_IN_FORCE, FixTags.EXEC_INST, FixTags.TRANSACT_TIME, FixTags.MASS_CANCEL_REQUEST_TYPE,
+        FixTags.MD_REQ_ID, FixTags.SUBSCRIPTION_REQUEST_TYPE, FixTags.MARKET_DEPTH, FixTags.MD_UPDATE_TYPE, FixTags.AGGREGATED_BOOK,
+        FixTags.NO_MD_ENTRY_TYPES, FixTags.MD_ENTRY_TYPE, FixTags.NO_RELATED_SYM,
     };
 
     private final int gatewayId;
@@ -81,6 +84,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final OutboxSessionProxy proxy;
     private final CommandJournal journal;
     private final EventsToReports eventsToReports;
+    /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
+    private final MarketDataService marketData;
     /** Repeated tags are left to the dictionary check, which knows the repeating groups whose instances repeat them. */
     private final FixDecoder decoder = new FixDecoder(true);
     private long nextTimerNanos;
@@ -163,9 +168,20 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         outbox.returns = returns;
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
+        final MarketDataLink mdLink = new MarketDataLink(sessions, outbox, log);
+        final boolean[] mdAllowed = new boolean[sessions.size()];
+        for (int i = 0; i < mdAllowed.length; i++) {
+            mdAllowed[i] = sessions.get(i).config.marketData();
+        }
+        this.marketData = new MarketDataService(config.symbols(), mdAllowed, config.marketDataMaxBacklog(), mdLink);
+        mdLink.service = marketData;
         try (ClOrdIdCheck check = new ClOrdIdCheck(gatewayId, sessionsByAccount, commandsQueue, dir.resolve("clordids.table.expected"))) {
-            log.log(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events, commandReader, reports,
-                received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted).run());
+            final Recovery recovery = new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events,
+                commandReader, reports, received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted);
+            recovery.marketData = marketData;
+            log.log(recovery.run());
+            log.log(String.format(java.util.Locale.ROOT, "market data: books and trading status rebuilt from the %d events before the"
+                + " resume point (read again with the recovery scan, %.1f ms)", marketData.rebuiltEvents(), recovery.rescanNanos / 1e6));
             recoverRoutes(dir);
         } catch (final RuntimeException e) {
             framer.close();
@@ -184,8 +200,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             received, failedEvents, log);
         eventsToReports.storage = storage;
         eventsToReports.requestRoutes = requestRoutes;
+        eventsToReports.marketData = marketData;
         for (final FixSession s : sessions) {
             s.wire(proxy, journal);
+            s.marketData = mdLink;
             published.sequenceNumbers(s.publishedSlot, s.expectedInbound() - 1, s.nextOutbound - 1);
         }
         cancelWhatTheDeadGatewayLeftConnected();
@@ -243,6 +261,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         int work = framer.poll();
         if (!pausedForStorage) {
             work += eventsToReports.poll(EVENTS_PER_PASS);
+            // Stale subscriptions whose session has caught up: a fresh W each, at the last event read.
+            work += marketData.poll();
         }
         final long now = System.nanoTime();
         if (now >= nextTimerNanos) {
@@ -371,6 +391,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
                 if (candidate.onLogon(c, decoder, framer.readNanos, nowEpochMillis)) {
+                    // Subscriptions never outlive a connection (the disconnect ended them already; this is the safety net).
+                    marketData.sessionEnded(candidate.publishedSlot);
                     framer.loggedOn(c);
                     // A refused Logon is not the session's: only an accepted one counts in (its answer has counted out).
                     published.messageIn(candidate.publishedSlot, decoder.msgSeqNum());
@@ -402,6 +424,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     @Override
     public void onDisconnected(final FixSession s) {
         published.loggedOff(s.publishedSlot, System.currentTimeMillis());
+        marketData.sessionEnded(s.publishedSlot);
         if (s.config.cancelOnDisconnect()) {
             if (storage.level(System.nanoTime()) == StorageGuard.Level.EXHAUSTED) {
                 // Still marked connected: journalled on resume, or by the next start if the gateway stops first.
@@ -427,12 +450,14 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             "%d/%d sessions logged on, %d connections; %d messages in, %d commands journalled, %d events read, %d messages sent live;"
                 + " rejects: %d session, %d business; %d connections dropped (%d slow consumers, %d session errors);"
                 + " %d garbled ignored; %d times behind; %d events failed (last %s);"
-                + " storage: %d orders/replaces refused below the reserve, %d requests refused below half of it, paused %d times%s",
+                + " storage: %d orders/replaces refused below the reserve, %d requests refused below half of it, paused %d times%s;"
+                + " %s",
             loggedOn, sessions.size(), framer.connectionCount(), messagesIn, journal.commandsAppended, eventsToReports.eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
             framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsToReports.eventsFailed,
             eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent),
-            journal.storageRejectsLow, journal.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "");
+            journal.storageRejectsLow, journal.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "",
+            marketData.status());
     }
 
     /** Return-path latency percentiles so far, in microseconds. */

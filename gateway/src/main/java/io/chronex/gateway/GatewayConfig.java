@@ -24,7 +24,7 @@ import java.util.Set;
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
                             int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve,
-                            int sendingTimeToleranceSeconds, boolean validateUnusedFields) {
+                            int sendingTimeToleranceSeconds, boolean validateUnusedFields, int marketDataMaxBacklog) {
     /** How far a client's SendingTime may be from the gateway's clock unless the file says otherwise (as QuickFIX/J's MaxLatency). */
     public static final int DEFAULT_SENDING_TIME_TOLERANCE_SECONDS = 120;
 
@@ -32,9 +32,15 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
     public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize) {
     }
 
-    /** One FIX session: the client's SenderCompID, its password (or null), the gateway serving it, its account. */
+    /** Messages waiting for a session's socket beyond which its market-data subscriptions get no X until it catches up. */
+    public static final int DEFAULT_MARKET_DATA_MAX_BACKLOG = 2000;
+
+    /**
+     * One FIX session: the client's SenderCompID, its password (or null), the gateway serving it, its account, and
+     * whether it may subscribe to market data.
+     */
     public record Session(String senderCompId, String password, int gateway, long account, boolean cancelOnDisconnect,
-                          int throttlePerSecond) {
+                          int throttlePerSecond, boolean marketData) {
     }
 
     /** The sessions a given gateway serves. */
@@ -53,7 +59,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
             "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
-            "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields"));
+            "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields", "marketDataMaxBacklog"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -92,6 +98,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final int sendingTimeTolerance = (int) bounded(yaml, top, "sendingTimeToleranceSeconds", DEFAULT_SENDING_TIME_TOLERANCE_SECONDS,
             0, 86_400);
         final boolean validateUnused = !top.containsKey("validateUnusedFields") || yaml.bool(top.get("validateUnusedFields"));
+        final int mdBacklog = (int) bounded(yaml, top, "marketDataMaxBacklog", DEFAULT_MARKET_DATA_MAX_BACKLOG, 1, 10_000_000);
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -100,7 +107,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Set<Long> accounts = new HashSet<>();
         for (final Node node : yaml.sequence(top.get("sessions"))) {
             final Map<String, Node> m = yaml.mapping(node, Set.of("senderCompId", "password", "gateway", "account",
-                "cancelOnDisconnect", "throttlePerSecond"));
+                "cancelOnDisconnect", "throttlePerSecond", "marketData"));
             if (!m.containsKey("senderCompId")) {
                 throw yaml.error(node, "'senderCompId' is missing");
             }
@@ -125,10 +132,12 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
             final long sessionThrottle = m.containsKey("throttlePerSecond")
                 ? bounded(yaml, m, "throttlePerSecond", 0, 0, 100_000_000) : throttle;
             sessions.add(new Session(sender, m.containsKey("password") ? yaml.scalar(m.get("password")) : null, (int) gateway,
-                account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle));
+                account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle,
+                !m.containsKey("marketData") || yaml.bool(m.get("marketData"))));
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
-            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused);
+            perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused,
+            mdBacklog);
     }
 
     /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */

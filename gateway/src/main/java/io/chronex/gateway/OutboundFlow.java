@@ -220,7 +220,16 @@ final class OutboundFlow {
         final int type = stored.msgType();
         return type == FixMsgTypes.HEARTBEAT || type == FixMsgTypes.TEST_REQUEST || type == FixMsgTypes.RESEND_REQUEST
             || type == FixMsgTypes.REJECT || type == FixMsgTypes.SEQUENCE_RESET || type == FixMsgTypes.LOGOUT
-            || type == FixMsgTypes.LOGON;
+            || type == FixMsgTypes.LOGON || isMarketData(type);
+    }
+
+    /**
+     * Market data is gap-filled on a resend like the session messages, never sent again: a book resent from the store is stale
+     * (later X would apply on top of it twice), and its subscription ended with the connection anyway.
+     */
+    static boolean isMarketData(final int type) {
+        return type == FixMsgTypes.MARKET_DATA_SNAPSHOT_FULL_REFRESH || type == FixMsgTypes.MARKET_DATA_INCREMENTAL_REFRESH
+            || type == FixMsgTypes.MARKET_DATA_REQUEST_REJECT || type == FixMsgTypes.SECURITY_STATUS;
     }
 
     /**

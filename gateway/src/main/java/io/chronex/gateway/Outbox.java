@@ -228,6 +228,14 @@ final class Outbox {
         }
     }
 
+    /**
+     * Messages of the event being built that are still to be skipped (stored before a crash): more than its reports when
+     * the crash came after some of its market data was stored, which the subscriptions of now cannot build again.
+     */
+    int skipping() {
+        return skipping;
+    }
+
     /** The event is fully built; its messages are stored at the next {@link #commit}. */
     void endEvent() {
         eventIndex = -1;

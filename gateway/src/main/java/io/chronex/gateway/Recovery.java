@@ -47,6 +47,10 @@ final class Recovery {
     private final java.nio.file.Path gatewayDir;
     private final boolean stateExisted;
     private long messagesStored;
+    /** Learns the events already answered (books and trading status at the resume point); set by {@link Gateway}. */
+    io.chronex.gateway.marketdata.MarketDataService marketData;
+    /** Time spent reading the answered events again (AvgPx and the market-data books), for the market-data start line. */
+    long rescanNanos;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
@@ -141,7 +145,8 @@ final class Recovery {
             events.toStart();
             return 0;
         }
-        // AvgPx needs every fill of our live orders: go through the events already answered once.
+        // AvgPx needs every fill of our live orders, market data the books: go through the events already answered once.
+        final long scanStart = System.nanoTime();
         long tracked = 0;
         long scanned = -1;
         final ExcerptTailer scan = eventsQueue.createTailer();
@@ -159,10 +164,14 @@ final class Recovery {
                     clOrdIdCheck.answered(header, result);
                     reports.track(result);
                     received.remember(result, sessionsByAccount);
+                    if (marketData != null) {
+                        marketData.rebuild(result);
+                    }
                     tracked++;
                 }
             }
         }
+        rescanNanos = System.nanoTime() - scanStart;
         final long known = partial >= 0 ? partial : resumeAfter;
         if (!events.moveToIndex(known)) {
             throw new IllegalStateException("events queue has no excerpt " + Long.toHexString(known)

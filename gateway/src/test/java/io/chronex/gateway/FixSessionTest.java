@@ -48,7 +48,7 @@ class FixSessionTest {
     void setUp() {
         state = new SessionStateFile(dir.resolve("sessions.state"));
         resendIndex = new ResendIndex(dir.resolve("resend.index"));
-        session = new FixSession(new GatewayConfig.Session("ALICE", "secret", 1, 7, false, 0), "CHRONEX", state, resendIndex);
+        session = new FixSession(new GatewayConfig.Session("ALICE", "secret", 1, 7, false, 0, true), "CHRONEX", state, resendIndex);
         session.wire(new RecordingProxy(), new FixSession.Application() {
             @Override
             public void onOrderEntry(final FixSession s, final FixDecoder message, final int msgType, final long seq) {

@@ -163,7 +163,8 @@ class GatewayBadInputTest {
             // unknown MsgType: session Reject 11; a valid but unsupported one: BusinessMessageReject 3
             mallory.send("ZZZ", "");
             assertEquals("11", mallory.expect("3").get(373));
-            mallory.send("V", "262=1\u0001263=0\u0001264=1\u0001267=1\u0001269=0\u0001146=1\u000155=ACME\u0001");
+            // (SecurityDefinitionRequest: MarketDataRequest, once the example, is supported now)
+            mallory.send("c", "320=1\u0001321=3\u0001");
             assertEquals("3", mallory.expect("j").get(380));
             // (one with MarketDataRequest's required fields missing is invalid before it is unsupported: 373=1)
             mallory.send("V", "262=2\u0001");

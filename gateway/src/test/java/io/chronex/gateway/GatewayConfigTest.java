@@ -36,12 +36,33 @@ class GatewayConfigTest {
         assertThrows(ConfigException.class, () -> load("sendingTimeToleranceSeconds: 86401\n"));
     }
 
+    @Test
+    void marketDataIsAllowedPerSessionByDefaultAndItsBacklogLimitHasADefaultAndBounds() throws Exception {
+        final GatewayConfig defaults = load("");
+        assertTrue(defaults.sessions().get(0).marketData(), "allowed unless the session says otherwise");
+        assertEquals(GatewayConfig.DEFAULT_MARKET_DATA_MAX_BACKLOG, defaults.marketDataMaxBacklog());
+        final GatewayConfig set = load("marketDataMaxBacklog: 50\n", "  - {senderCompId: ALICE, account: 1, marketData: false}\n"
+            + "  - {senderCompId: BOB, account: 2, marketData: true}\n");
+        assertFalse(set.sessions().get(0).marketData());
+        assertTrue(set.sessions().get(1).marketData());
+        assertEquals(50, set.marketDataMaxBacklog());
+        final ConfigException zero = assertThrows(ConfigException.class, () -> load("marketDataMaxBacklog: 0\n"));
+        assertTrue(zero.getMessage().contains("marketDataMaxBacklog must be 1.."), zero.getMessage());
+        final ConfigException notBoolean = assertThrows(ConfigException.class, () -> load("",
+            "  - {senderCompId: ALICE, account: 1, marketData: perhaps}\n"));
+        assertTrue(notBoolean.getMessage().contains("gateway.yaml:5"), notBoolean.getMessage());
+    }
+
     private GatewayConfig load(final String lines) throws Exception {
+        return load(lines, "  - {senderCompId: ALICE, account: 1}\n");
+    }
+
+    private GatewayConfig load(final String lines, final String sessions) throws Exception {
         Files.copy(ProjectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"),
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         final Path file = dir.resolve("gateway.yaml");
         Files.writeString(file, "compId: CHRONEX\nport: 0\nengineConfig: engine.yaml\n" + lines
-            + "sessions:\n  - {senderCompId: ALICE, account: 1}\n");
+            + "sessions:\n" + sessions);
         return GatewayConfig.load(file);
     }
 }

@@ -110,6 +110,10 @@ final class QfjClient implements Application, AutoCloseable {
     public void toAdmin(final Message message, final SessionID id) {
         skew(message);
         try {
+            if (MsgType.REJECT.equals(message.getHeader().getString(MsgType.FIELD))) {
+                // QuickFIX/J refused something we sent it (its own dictionary check): a test can look for this.
+                events.add("sent Reject " + message);
+            }
             if (password != null && MsgType.LOGON.equals(message.getHeader().getString(MsgType.FIELD))) {
                 message.setString(Password.FIELD, password);
             }

@@ -20,6 +20,11 @@ public final class FixMsgTypes {
     public static final int BUSINESS_MESSAGE_REJECT = 'j';
     public static final int ORDER_MASS_CANCEL_REQUEST = 'q';
     public static final int ORDER_MASS_CANCEL_REPORT = 'r';
+    public static final int MARKET_DATA_REQUEST = 'V';
+    public static final int MARKET_DATA_SNAPSHOT_FULL_REFRESH = 'W';
+    public static final int MARKET_DATA_INCREMENTAL_REFRESH = 'X';
+    public static final int MARKET_DATA_REQUEST_REJECT = 'Y';
+    public static final int SECURITY_STATUS = 'f';
 
     private FixMsgTypes() {
     }

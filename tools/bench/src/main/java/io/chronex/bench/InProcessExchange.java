@@ -31,7 +31,8 @@ public final class InProcessExchange implements AutoCloseable {
     private final ByteBuffer outView = ByteBuffer.wrap(out.byteArray());
     private final ByteBuffer in = ByteBuffer.allocateDirect(1 << 20);
     private final UnsafeBuffer inBuffer = new UnsafeBuffer(in);
-    private final FixDecoder decoder = new FixDecoder();
+    /** Repeated tags allowed: market-data messages repeat theirs in groups. */
+    private final FixDecoder decoder = new FixDecoder(true);
     private final byte[] sender = "ALLOC".getBytes(StandardCharsets.US_ASCII);
     private final byte[] target = "CHRONEX".getBytes(StandardCharsets.US_ASCII);
     private final byte[] symbol = "ACME".getBytes(StandardCharsets.US_ASCII);
@@ -54,6 +55,8 @@ public final class InProcessExchange implements AutoCloseable {
     private int seq = 1;
     private long reports;
     private long trades;
+    private long snapshots;
+    private long incrementals;
 
     /** Orders are the client's own until {@link #routed} says they come on behalf of a third party. */
     public InProcessExchange(final Path dir, final Path projectRoot) throws Exception {
@@ -73,6 +76,35 @@ public final class InProcessExchange implements AutoCloseable {
         while (reports == 0) {
             pump();
         }
+    }
+
+    /**
+     * Subscribes the session to ACME's market data twice, at full depth with trades and at depth 10, so that every
+     * {@link #pair()} also builds four MarketDataIncrementalRefresh (X); returns once both snapshots are back.
+     */
+    public void subscribeMarketData() throws Exception {
+        subscribe("d0", 0, true);
+        subscribe("d10", 10, false);
+        final long expected = snapshots + 2;
+        while (snapshots < expected) {
+            pump();
+        }
+    }
+
+    private void subscribe(final String id, final int depth, final boolean trades) throws Exception {
+        final FixEncoder e = header(FixMsgTypes.MARKET_DATA_REQUEST).addAscii(FixTags.MD_REQ_ID, id)
+            .addChar(FixTags.SUBSCRIPTION_REQUEST_TYPE, '1').addLong(FixTags.MARKET_DEPTH, depth).addLong(FixTags.MD_UPDATE_TYPE, 1)
+            .addLong(FixTags.NO_MD_ENTRY_TYPES, trades ? 3 : 2).addChar(FixTags.MD_ENTRY_TYPE, '0').addChar(FixTags.MD_ENTRY_TYPE, '1');
+        if (trades) {
+            e.addChar(FixTags.MD_ENTRY_TYPE, '2');
+        }
+        e.addLong(FixTags.NO_RELATED_SYM, 1).addAscii(FixTags.SYMBOL, symbol);
+        send();
+    }
+
+    /** MarketDataIncrementalRefresh (X) messages received so far. */
+    public long incrementals() {
+        return incrementals;
     }
 
     /** One buy that rests and one sell that fills it, through the whole exchange; returns when all four reports are back. */
@@ -142,6 +174,12 @@ public final class InProcessExchange implements AutoCloseable {
                 decoder.decode(inBuffer, position, length);
                 if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT || decoder.msgType() == FixMsgTypes.LOGON) {
                     reports++;
+                }
+                if (decoder.msgType() == FixMsgTypes.MARKET_DATA_SNAPSHOT_FULL_REFRESH) {
+                    snapshots++;
+                }
+                if (decoder.msgType() == FixMsgTypes.MARKET_DATA_INCREMENTAL_REFRESH) {
+                    incrementals++;
                 }
                 if (decoder.msgType() == FixMsgTypes.EXECUTION_REPORT && decoder.charValue(FixTags.EXEC_TYPE) == 'F') {
                     trades++;

@@ -16,7 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * engine matches and appends results, the gateway encodes, stores and writes the reports, the
  * client reads them. After warm-up, 40,000 orders must allocate (next to) nothing. ClOrdIDs are long
  * and mixed, as real clients send them (see InProcessExchange), so their texts go through the
- * journal and the gateway's ClOrdID table on every order.
+ * journal and the gateway's ClOrdID table on every order. The client also subscribes to FIX market data, so the
+ * gateway's books and the X of two subscriptions (full depth with trades, depth 10) are built for every order too.
  */
 class GatewaySteadyStateAllocationTest {
     private static final int PAIRS = 20_000;
@@ -34,6 +35,8 @@ class GatewaySteadyStateAllocationTest {
     void ordersThatTradeAllocateNothingEndToEndInSteadyState() throws Exception {
         final Path root = ProjectRoot.get();
         try (InProcessExchange exchange = new InProcessExchange(tmp, root)) {
+            // The client follows ACME's book (full depth with trades, and depth 10): the event path builds X for every order.
+            exchange.subscribeMarketData();
             // Warm-up long enough that the hot methods' C2 compiles are requested before the window (each request
             // resolves its class's String constants on this thread, see below), then a GC and a few pairs so that
             // Chronicle's weakly held index arrays are made again before the window rather than inside it.
@@ -56,6 +59,7 @@ class GatewaySteadyStateAllocationTest {
         exchange.routed(routed);
         final long tradesBefore = exchange.trades();
         final long routedBefore = exchange.routedReports();
+        final long incrementalsBefore = exchange.incrementals();
         final long before = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < PAIRS; i++) {
             exchange.pair();
@@ -66,6 +70,8 @@ class GatewaySteadyStateAllocationTest {
         // Every order was accepted and traded: its ClOrdID (long, mixed: numbers, Run42-A1-..., UUIDs, 64 characters) passed.
         assertEquals(2L * PAIRS, exchange.trades() - tradesBefore, "two trade reports per pair, every pair in the window");
         assertEquals(routed ? 4L * PAIRS : 0, exchange.routedReports() - routedBefore, "routed: every report carries the route");
+        // Each order changes the level at 100.00 for both subscriptions (the last pair's may still be on their way).
+        assertTrue(exchange.incrementals() - incrementalsBefore >= 4L * (PAIRS - 1), "market data built for every order");
         // Allowance for allocations that are not per order and not in our code (found with JFR allocation events and
         // -XX:-UseTLAB, 2026-11-23; docs/gateway.md#allocation):
         // - a C2 compile requested in the window: HotSpot's CompileBroker::compile_method resolves every String constant

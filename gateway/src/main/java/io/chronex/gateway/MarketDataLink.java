@@ -1,0 +1,68 @@
+package io.chronex.gateway;
+
+import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixEncoder;
+import io.chronex.gateway.marketdata.MarketDataService;
+
+import java.util.List;
+
+/**
+ * Connects {@link MarketDataService} to the gateway: its messages are built in the {@link Outbox} like every other (stored
+ * with their MsgSeqNum, then sent), sessions are numbered by their place in the gateway's list, and a session's backlog
+ * is what {@link OutboundFlow} has not yet handed to its socket.
+ */
+final class MarketDataLink implements MarketDataService.Output, FixSession.MarketData {
+    private final List<FixSession> sessions;
+    private final Outbox outbox;
+    private final Gateway.Log log;
+    MarketDataService service;
+
+    MarketDataLink(final List<FixSession> sessions, final Outbox outbox, final Gateway.Log log) {
+        this.sessions = sessions;
+        this.outbox = outbox;
+        this.log = log;
+    }
+
+    @Override
+    public void onRequest(final FixSession session, final FixDecoder message) {
+        service.onRequest(session.publishedSlot, message);
+    }
+
+    @Override
+    public FixEncoder begin(final int session, final int msgType) {
+        return outbox.begin(sessions.get(session), msgType, System.currentTimeMillis());
+    }
+
+    @Override
+    public void end() {
+        outbox.end(0, 0);
+    }
+
+    @Override
+    public void commit() {
+        outbox.commit(-1);
+    }
+
+    @Override
+    public int backlog(final int session) {
+        final FixSession s = sessions.get(session);
+        return s.connection == null ? 0 : s.nextOutbound - s.nextToWrite;
+    }
+
+    @Override
+    public boolean caughtUp(final int session) {
+        final FixSession s = sessions.get(session);
+        final Connection c = s.connection;
+        return c == null || (s.nextOutbound == s.nextToWrite && c.pending.position() == 0);
+    }
+
+    @Override
+    public String name(final int session) {
+        return sessions.get(session).name;
+    }
+
+    @Override
+    public void log(final String line) {
+        log.log(line);
+    }
+}
