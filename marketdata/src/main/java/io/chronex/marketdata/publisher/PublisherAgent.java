@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import io.aeron.driver.exceptions.ActiveDriverException;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
 import io.chronex.api.SymbolSpec;
@@ -24,10 +23,8 @@ import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -47,7 +44,6 @@ public final class PublisherAgent implements Agent {
     private static final int EVENTS_PER_TURN = 256;
     private static final int OFFER_SPINS = 16;
     private static final long STATUS_NANOS = TimeUnit.SECONDS.toNanos(1);
-    private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     /**
      * After a (re)start, how long to wait for a first receiver before sending: clients that were listening to the killed
      * publisher find the new one within a status-message interval (about 200 ms), and the incrementals sent again at
@@ -129,27 +125,7 @@ public final class PublisherAgent implements Agent {
             // As the bridge: not dirDeleteOnStart, which would skip Aeron's check for a live driver in the directory.
             .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true);
-        if (AeronLeftovers.clearDeadDriverDirectory(Path.of(context.aeronDirectoryName()))) {
-            log.accept("marketdata: the media driver directory " + context.aeronDirectoryName() + " of a process that is gone removed");
-        }
-        final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
-        boolean said = false;
-        while (driver == null) {
-            try {
-                driver = MediaDriver.launchEmbedded(context.clone());
-            } catch (final ActiveDriverException e) {
-                // A driver directory of a live process (another publisher given the same one?) may still go away: wait a while.
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                if (!said) {
-                    log.accept("marketdata: the media driver directory " + context.aeronDirectoryName()
-                        + " is in use by a live process (another publisher?); waiting");
-                    said = true;
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
-            }
-        }
+        driver = AeronLeftovers.launchDriver(context, "marketdata", log);
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
         incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
         snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
