@@ -122,29 +122,10 @@ final class EventsToReports {
                 final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
                 if (status != DecodeStatus.OK) {
                     eventFailed(index, "it cannot be read (" + status + ")");
-                    continue;
-                }
-                outbox.beginEvent(index);
-                boolean answered = true;
-                try {
-                    answer(index);
-                } catch (final RuntimeException e) {
-                    answered = false;
-                    final int stored = outbox.abandonEvent();
-                    eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
-                }
-                // Inside the event and after its reports: a restart that builds the event again after a crash between
-                // its parts finds the reports first, as before, and skips them. If more than its reports were stored
-                // (market data to the connections of before the crash), what is left to skip cannot be built again.
-                // Then, and when the reports failed, the books still learn the event and its subscribers get a fresh
-                // snapshot instead of an X.
-                if (answered && outbox.skipping() == 0) {
-                    marketData.onEvent(result);
+                    // Its level changes are unknown: the books cannot learn it (docs/gateway.md, "Market data").
+                    marketData.undecodable(index);
                 } else {
-                    marketData.onEventUnanswered(result);
-                }
-                if (answered) {
-                    outbox.endEvent();
+                    answerAndPublish(index);
                 }
             }
             if (outbox.batchLength() > BATCH_BYTES) {
@@ -158,6 +139,32 @@ final class EventsToReports {
             requestRoutes.releaseStored();
         }
         return n;
+    }
+
+    /** The reports of the event just decoded, then its market data. */
+    private void answerAndPublish(final long index) {
+        outbox.beginEvent(index);
+        boolean answered = true;
+        try {
+            answer(index);
+        } catch (final RuntimeException e) {
+            answered = false;
+            final int stored = outbox.abandonEvent();
+            eventFailed(index, e + (stored > 0 ? "; " + stored + " of its messages had been stored before" : ""));
+        }
+        // Inside the event and after its reports: a restart that builds the event again after a crash between
+        // its parts finds the reports first, as before, and skips them. If more than its reports were stored
+        // (market data to the connections of before the crash), what is left to skip cannot be built again.
+        // Then, and when the reports failed, the books still learn the event and its subscribers get a fresh
+        // snapshot instead of an X.
+        if (answered && outbox.skipping() == 0) {
+            marketData.onEvent(result);
+        } else {
+            marketData.onEventUnanswered(result);
+        }
+        if (answered) {
+            outbox.endEvent();
+        }
     }
 
     /** Builds the messages of the event just read (in header and result). */

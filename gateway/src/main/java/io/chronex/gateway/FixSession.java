@@ -37,6 +37,9 @@ final class FixSession {
     /** Where a MarketDataRequest (V) in sequence goes (the gateway's market data); null: answered as not supported. */
     interface MarketData {
         void onRequest(FixSession session, FixDecoder message);
+
+        /** A resend turned a market-data message into a gap fill: the session's subscriptions need a fresh W. */
+        void gapFilled(FixSession session);
     }
 
     final GatewayConfig.Session config;
@@ -72,6 +75,8 @@ final class FixSession {
 
     /** Output flow ({@link OutboundFlow}): the MsgSeqNum of the next new message to go on the wire; below nextOutbound: behind. */
     int nextToWrite = 1;
+    /** The MsgSeqNum after the last one stored in the outbound store (0 before the first this run): not the batch being built. */
+    int nextStored;
     /** A resend in progress: resendNext..resendEnd still to go (none when resendNext is past resendEnd). */
     long resendBegin;
     long resendNext = 1;
@@ -135,11 +140,13 @@ final class FixSession {
     /** The message numbered seq is in the outbound store (appended): recorded for the start-up check against the store. */
     void stored(final int seq) {
         state.lastStoredOutbound(slot, seq);
+        nextStored = seq + 1;
     }
 
     /** Forgets every message sent: after a sequence reset, MsgSeqNum starts again at 1. */
     void resetOutbound() {
         nextOutbound = 1;
+        nextStored = 0;
         sent.clear();
     }
 

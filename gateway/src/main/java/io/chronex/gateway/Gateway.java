@@ -173,7 +173,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (int i = 0; i < mdAllowed.length; i++) {
             mdAllowed[i] = sessions.get(i).config.marketData();
         }
-        this.marketData = new MarketDataService(config.symbols(), mdAllowed, config.marketDataMaxBacklog(), mdLink);
+        this.marketData = new MarketDataService(config.symbols(), mdAllowed, config.marketDataMaxBacklog(),
+            config.marketDataMaxSubscriptions(), config.maxMessageLength(), mdLink);
         mdLink.service = marketData;
         try (ClOrdIdCheck check = new ClOrdIdCheck(gatewayId, sessionsByAccount, commandsQueue, dir.resolve("clordids.table.expected"))) {
             final Recovery recovery = new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events,

@@ -24,7 +24,8 @@ import java.util.Set;
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
                             int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve,
-                            int sendingTimeToleranceSeconds, boolean validateUnusedFields, int marketDataMaxBacklog) {
+                            int sendingTimeToleranceSeconds, boolean validateUnusedFields, int marketDataMaxBacklog,
+                            int marketDataMaxSubscriptions) {
     /** How far a client's SendingTime may be from the gateway's clock unless the file says otherwise (as QuickFIX/J's MaxLatency). */
     public static final int DEFAULT_SENDING_TIME_TOLERANCE_SECONDS = 120;
 
@@ -34,6 +35,9 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
 
     /** Messages waiting for a session's socket beyond which its market-data subscriptions get no X until it catches up. */
     public static final int DEFAULT_MARKET_DATA_MAX_BACKLOG = 2000;
+
+    /** Live market-data subscriptions (one per symbol of a request) one session may hold; a V beyond it gets a Y. */
+    public static final int DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS = 100;
 
     /**
      * One FIX session: the client's SenderCompID, its password (or null), the gateway serving it, its account, and
@@ -59,7 +63,8 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Node root = yaml.root("at least 'engineConfig' and 'sessions'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
             "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
-            "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields", "marketDataMaxBacklog"));
+            "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields", "marketDataMaxBacklog",
+            "marketDataMaxSubscriptions"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -99,6 +104,9 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
             0, 86_400);
         final boolean validateUnused = !top.containsKey("validateUnusedFields") || yaml.bool(top.get("validateUnusedFields"));
         final int mdBacklog = (int) bounded(yaml, top, "marketDataMaxBacklog", DEFAULT_MARKET_DATA_MAX_BACKLOG, 1, 10_000_000);
+        // Each subscription costs memory and work on every event of its symbol: a client looping V with new MDReqIDs is bounded.
+        final int mdSubscriptions = (int) bounded(yaml, top, "marketDataMaxSubscriptions", DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS, 1,
+            100_000);
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -137,7 +145,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
             perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused,
-            mdBacklog);
+            mdBacklog, mdSubscriptions);
     }
 
     /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */

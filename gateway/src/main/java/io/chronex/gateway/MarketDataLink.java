@@ -29,6 +29,11 @@ final class MarketDataLink implements MarketDataService.Output, FixSession.Marke
     }
 
     @Override
+    public void gapFilled(final FixSession session) {
+        service.resync(session.publishedSlot);
+    }
+
+    @Override
     public FixEncoder begin(final int session, final int msgType) {
         return outbox.begin(sessions.get(session), msgType, System.currentTimeMillis());
     }
@@ -46,7 +51,9 @@ final class MarketDataLink implements MarketDataService.Output, FixSession.Marke
     @Override
     public int backlog(final int session) {
         final FixSession s = sessions.get(session);
-        return s.connection == null ? 0 : s.nextOutbound - s.nextToWrite;
+        // Stored and not yet written: the batch being built (up to a pass of events) is not behind yet, so a fast reader does
+        // not flap between stale and a fresh W with the size of a pass.
+        return s.connection == null ? 0 : Math.max(0, s.nextStored - s.nextToWrite);
     }
 
     @Override

@@ -177,6 +177,10 @@ final class OutboundFlow {
             final int length = read(s, seq);
             if (length < 0 || isAdmin(length)) {
                 // Session messages (and any the store cannot give back) become one gap fill per run.
+                if (length >= 0 && isMarketData(stored.msgType()) && s.marketData != null) {
+                    // A W, X or f the client may never have had on this connection: its books may have holes now.
+                    s.marketData.gapFilled(s);
+                }
                 if (s.gapFrom == 0) {
                     s.gapFrom = seq;
                 }

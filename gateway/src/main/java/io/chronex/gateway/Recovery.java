@@ -168,6 +168,9 @@ final class Recovery {
                         marketData.rebuild(result);
                     }
                     tracked++;
+                } else if (marketData != null) {
+                    // The books rebuilt at start miss its changes just as the live ones would have.
+                    marketData.undecodable(dc.index());
                 }
             }
         }

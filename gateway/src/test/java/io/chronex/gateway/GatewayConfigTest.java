@@ -53,6 +53,14 @@ class GatewayConfigTest {
         assertTrue(notBoolean.getMessage().contains("gateway.yaml:5"), notBoolean.getMessage());
     }
 
+    @Test
+    void marketDataMaxSubscriptionsHasADefaultAndBounds() throws Exception {
+        assertEquals(GatewayConfig.DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS, load("").marketDataMaxSubscriptions());
+        assertEquals(7, load("marketDataMaxSubscriptions: 7\n").marketDataMaxSubscriptions());
+        final ConfigException zero = assertThrows(ConfigException.class, () -> load("marketDataMaxSubscriptions: 0\n"));
+        assertTrue(zero.getMessage().contains("marketDataMaxSubscriptions must be 1.."), zero.getMessage());
+    }
+
     private GatewayConfig load(final String lines) throws Exception {
         return load(lines, "  - {senderCompId: ALICE, account: 1}\n");
     }

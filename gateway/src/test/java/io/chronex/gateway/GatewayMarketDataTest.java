@@ -212,7 +212,9 @@ class GatewayMarketDataTest {
             final long after = lastOutbound(exchange, "CAROL");
             assertEquals(built, after, () -> "no message built for the stale subscriber while it is behind: " + marketDataLines(exchange));
             final long wouldHave = subscriptions * 2L * pairsSent;
-            assertTrue(built < wouldHave / 4, "its messages stopped growing at " + built + " of the " + wouldHave + " X it would have got");
+            // Each episode's re-snapshot of the 200-level book is a W and X adding the levels a W of maxMessageLength does
+            // not hold (and an f) per subscription: what was built before it stopped is still well short of that.
+            assertTrue(built < wouldHave / 2, "its messages stopped growing at " + built + " of the " + wouldHave + " X it would have got");
 
             // It reads again: everything built for it, then a fresh W (and its status) per subscription.
             int fresh = 0;
@@ -225,11 +227,11 @@ class GatewayMarketDataTest {
                 // after the stable point are the answer to its reading again.
                 if ("W".equals(m.type()) && m.seq() > built) {
                     fresh++;
-                    assertSnapshot(engine, m);
-                    final RawFixClient.Msg status = carol.next();
+                    final RawFixClient.Msg status = assertSnapshot(engine, carol, m);
                     last = status.seq();
                     assertEquals("f", status.type(), status.toString());
-                    assertEquals("3", status.get(326));
+                    // Not halted: ready to trade (3, resumed, is for an actual resume).
+                    assertEquals("17", status.get(326));
                 }
             }
             assertTrue(last > built, "the fresh snapshots come after what was built before");
@@ -241,6 +243,13 @@ class GatewayMarketDataTest {
             assertEquals(1, gapFill.seq());
             // Up to what it was sent last (a Heartbeat may have followed the last snapshot).
             assertTrue(Integer.parseInt(gapFill.get(36)) > last, gapFill.toString());
+            // The X it had were gap-filled: as far as the gateway can tell its books have holes now, so each subscription
+            // gets a fresh W after the resend.
+            for (int i = 0; i < subscriptions; i++) {
+                final RawFixClient.Msg w = carol.expect("W");
+                assertTrue(w.seq() >= Integer.parseInt(gapFill.get(36)), w.toString());
+                assertEquals("17", assertSnapshot(engine, carol, w).get(326));
+            }
         }
     }
 
@@ -379,22 +388,31 @@ class GatewayMarketDataTest {
         }
     }
 
-    /** A raw W (fields in order in its text) against the events' book of ACME. */
-    private static void assertSnapshot(final Books engine, final RawFixClient.Msg w) {
+    /**
+     * A raw W (fields in order in its text), with the X adding the levels one W of maxMessageLength does not hold, against
+     * the events' book of ACME; returns the message after them (its SecurityStatus).
+     */
+    private static RawFixClient.Msg assertSnapshot(final Books engine, final RawFixClient client, final RawFixClient.Msg w)
+        throws IOException {
         final List<TreeMap<Long, long[]>> book = List.of(new TreeMap<>(), new TreeMap<>());
-        int side = 0;
-        long price = 0;
-        long size = 0;
-        for (final String field : w.text.toString().split("\\|")) {
-            final String[] kv = field.split("=", 2);
-            switch (kv[0]) {
-                case "269" -> side = Integer.parseInt(kv[1]);
-                case "270" -> price = ticks(kv[1]);
-                case "271" -> size = Long.parseLong(kv[1]);
-                case "346" -> book.get(side).put(price, new long[] {size, Long.parseLong(kv[1])});
-                default -> {
+        RawFixClient.Msg m = w;
+        while (m == w || "X".equals(m.type()) && w.get(262).equals(m.get(262))) {
+            int side = 0;
+            long price = 0;
+            long size = 0;
+            for (final String field : m.text.toString().split("\\|")) {
+                final String[] kv = field.split("=", 2);
+                switch (kv[0]) {
+                    case "279" -> assertEquals("0", kv[1], "only new levels follow a W: " + m);
+                    case "269" -> side = Integer.parseInt(kv[1]);
+                    case "270" -> price = ticks(kv[1]);
+                    case "271" -> size = Long.parseLong(kv[1]);
+                    case "346" -> book.get(side).put(price, new long[] {size, Long.parseLong(kv[1])});
+                    default -> {
+                    }
                 }
             }
+            m = client.next();
         }
         for (int s = 0; s < 2; s++) {
             final Books.Levels levels = engine.bookOrNew(1).levels(s == 0 ? Side.BUY : Side.SELL);
@@ -403,6 +421,8 @@ class GatewayMarketDataTest {
                 assertEquals(levels.quantity(r), book.get(s).get(levels.price(r))[0], w.toString());
             }
         }
+        assertEquals("f", m.type(), m.toString());
+        return m;
     }
 
     private static MarketDataRequest request(final String id, final char type, final int depth, final String entryTypes,

@@ -60,6 +60,7 @@ public final class MarketDataService {
     /** MDReqRejReason (281), FIX 4.4. */
     static final int UNKNOWN_SYMBOL = 0;
     static final int DUPLICATE_MD_REQ_ID = 1;
+    static final int INSUFFICIENT_BANDWIDTH = 2;
     static final int INSUFFICIENT_PERMISSIONS = 3;
     static final int UNSUPPORTED_SUBSCRIPTION_REQUEST_TYPE = 4;
     static final int UNSUPPORTED_MARKET_DEPTH = 5;
@@ -75,6 +76,16 @@ public final class MarketDataService {
     private static final int ACTION_CHANGE = 1;
     private static final int ACTION_DELETE = 2;
     private static final int TYPE_TRADE = 2;
+    /**
+     * Everything of a W or X but its entries and its MDReqID and symbol: header (routes included), 268, trailer. What is left
+     * of maxMessageLength holds the entries, each counted at its bytes ({@link #entryBytes}), so no W or X is longer than
+     * maxMessageLength (the gateway's connection and resend buffers hold a few of those, nothing bigger).
+     */
+    private static final int MESSAGE_OVERHEAD = 512;
+    /** SecurityTradingStatus (326). */
+    private static final int HALTED = 2;
+    private static final int RESUMED = 3;
+    private static final int READY_TO_TRADE = 17;
 
     /** One symbol: its book, trading status and live subscriptions. */
     static final class SymbolState {
@@ -103,6 +114,8 @@ public final class MarketDataService {
     private final SymbolState[] symbolList;
     private final boolean[] allowed;
     private final int maxBacklog;
+    private final int maxSubscriptions;
+    private final int maxMessageLength;
     private final Output out;
     private final List<List<Subscription>> bySession = new ArrayList<>();
     private final boolean[] sessionStale;
@@ -124,6 +137,8 @@ public final class MarketDataService {
     private long[] entryPrice = new long[64];
     private long[] entryQuantity = new long[64];
     private int[] entryOrders = new int[64];
+    /** The entries of the X in the order they are sent (deletes first). */
+    private int[] entryOrder = new int[64];
 
     /** The symbols of the request being handled. */
     private final SymbolState[] requested;
@@ -134,17 +149,28 @@ public final class MarketDataService {
     long rejects;
     long staleEpisodes;
     long resnapshots;
+    /**
+     * Events that could not be decoded or applied: the books may differ from the engine's for what they touched
+     * (docs/gateway.md).
+     */
+    long unappliedEvents;
+    /** Messages of a subscription that failed to build (a bug): it was given a fresh W instead. */
+    long buildFailures;
     private int live;
     private long rebuiltEvents;
 
     /**
      * @param allowed    by session: whether it may subscribe (gateway.yaml {@code marketData})
      * @param maxBacklog a session with more messages than this waiting for its socket gets no X until it has caught up
+     * @param maxSubscriptions live subscriptions a session may hold (gateway.yaml {@code marketDataMaxSubscriptions})
+     * @param maxMessageLength no W or X is longer than this: a bigger book goes out as a W and X of its further levels
      */
     public MarketDataService(final List<GatewayConfig.Symbol> symbolConfigs, final boolean[] allowed, final int maxBacklog,
-                             final Output out) {
+                             final int maxSubscriptions, final int maxMessageLength, final Output out) {
         this.allowed = allowed.clone();
         this.maxBacklog = maxBacklog;
+        this.maxSubscriptions = maxSubscriptions;
+        this.maxMessageLength = maxMessageLength;
         this.out = out;
         this.symbolList = new SymbolState[symbolConfigs.size()];
         for (int i = 0; i < symbolList.length; i++) {
@@ -175,7 +201,9 @@ public final class MarketDataService {
 
     /** At start: an event the gateway had already answered before it stopped; only the books and the status learn from it. */
     public void rebuild(final Result r) {
-        apply(r);
+        if (!applied(r)) {
+            return;
+        }
         rebuiltEvents++;
     }
 
@@ -189,7 +217,9 @@ public final class MarketDataService {
      * touched gets its X (and a SecurityStatus on a halt or resume).
      */
     public void onEvent(final Result r) {
-        apply(r);
+        if (!applied(r)) {
+            return;
+        }
         if (live == 0) {
             return;
         }
@@ -208,7 +238,7 @@ public final class MarketDataService {
                     }
                     incremental(sub, r);
                     if (s.statusChanged) {
-                        status(sub.session, sub.mdReqId, s, true);
+                        status(sub.session, sub.mdReqId, s, s.halted ? HALTED : RESUMED, true);
                     }
                 }
             }
@@ -224,18 +254,68 @@ public final class MarketDataService {
      * touched get a fresh snapshot instead.
      */
     public void onEventUnanswered(final Result r) {
-        apply(r);
-        resyncTouched();
+        if (applied(r)) {
+            resyncTouched();
+        }
     }
 
     private void resyncTouched() {
         for (int t = 0; t < touchedCount; t++) {
             final List<Subscription> subs = touched[t].subscriptions;
             for (int i = 0; i < subs.size(); i++) {
-                subs.get(i).stale = true;
-                sessionStale[subs.get(i).session] = true;
-                anyStale = true;
+                stale(subs.get(i));
             }
+        }
+    }
+
+    /**
+     * The subscription gets no X until {@link #poll} has sent it a fresh W. Its own flag is what counts; the session's only
+     * says that poll has work there (and that a slow-subscriber episode is under way, for the log).
+     */
+    private void stale(final Subscription sub) {
+        sub.stale = true;
+        sessionStale[sub.session] = true;
+        anyStale = true;
+    }
+
+    /**
+     * Every subscription of the session gets a fresh W once it has caught up: market data it was owed went to it as a gap fill
+     * (a ResendRequest on a live connection), so its book has holes.
+     */
+    public void resync(final int session) {
+        final List<Subscription> subs = bySession.get(session);
+        for (int i = 0; i < subs.size(); i++) {
+            stale(subs.get(i));
+        }
+    }
+
+    /**
+     * An events excerpt that could not be decoded: its level changes are unknown, so the books may differ from the engine's
+     * for the levels it touched, and nothing in the later events can repair that (they carry changes, not levels). Counted
+     * in the status line and said once in the log; a restart rebuilds the books from the same events and cannot help either.
+     */
+    public void undecodable(final long index) {
+        if (unappliedEvents++ == 0) {
+            out.log("market data: events excerpt " + Long.toHexString(index) + " could not be decoded; the books published from"
+                + " here on may differ from the engine's for the levels it touched (counted as doubtful in the status line)");
+        }
+    }
+
+    /**
+     * {@link #apply}, and false when it failed (a bug, or an event unlike any the engine writes): the gateway goes on, the
+     * books are as doubtful as after an undecodable event, and the subscriptions of what it touched so far get a fresh W.
+     */
+    private boolean applied(final Result r) {
+        try {
+            apply(r);
+            return true;
+        } catch (final RuntimeException e) {
+            resyncTouched();
+            if (unappliedEvents++ == 0) {
+                out.log("market data: an event could not be applied to the books (" + e + "); the books published from here"
+                    + " on may differ from the engine's for the levels it touched (counted as doubtful in the status line)");
+            }
+            return false;
         }
     }
 
@@ -314,22 +394,91 @@ public final class MarketDataService {
                 add(ACTION_NEW, TYPE_TRADE, f.price, f.quantity, 0);
             }
         }
-        if (entries == 0) {
-            return;
-        }
-        final FixEncoder e = out.begin(sub.session, FixMsgTypes.MARKET_DATA_INCREMENTAL_REFRESH);
-        e.addAscii(FixTags.MD_REQ_ID, sub.mdReqId);
-        e.addLong(FixTags.NO_MD_ENTRIES, entries);
-        // Deletes first: a client that keeps at most N levels never holds N + 1 while applying a depth-N update.
+        sendEntries(sub);
+    }
+
+    /**
+     * Sends the entries collected as X (deletes first: a client that keeps at most N levels never
+     * holds N + 1 while applying a depth-N update), as many as one message of maxMessageLength holds in each.
+     */
+    private void sendEntries(final Subscription sub) {
+        final SymbolState s = sub.symbol;
+        int n = 0;
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < entries; i++) {
                 if ((entryAction[i] == ACTION_DELETE) == (pass == 0)) {
-                    entry(e, s, i);
+                    entryOrder[n++] = i;
                 }
             }
         }
-        out.end();
-        incrementals++;
+        final int room = room(sub.mdReqId.length + s.name.length);
+        int to = 0;
+        while (to < n) {
+            final int from = to;
+            int bytes = 0;
+            while (to < n && (to == from || bytes + xBytes(s, entryOrder[to]) <= room)) {
+                bytes += xBytes(s, entryOrder[to]);
+                to++;
+            }
+            final FixEncoder e = out.begin(sub.session, FixMsgTypes.MARKET_DATA_INCREMENTAL_REFRESH);
+            e.addAscii(FixTags.MD_REQ_ID, sub.mdReqId);
+            e.addLong(FixTags.NO_MD_ENTRIES, to - from);
+            for (int k = from; k < to; k++) {
+                entry(e, s, entryOrder[k]);
+            }
+            out.end();
+            incrementals++;
+        }
+    }
+
+    /** Bytes of maxMessageLength left for the entries of a W or X with an MDReqID and symbol this long. */
+    private int room(final int idAndSymbolBytes) {
+        return maxMessageLength - MESSAGE_OVERHEAD - idAndSymbolBytes;
+    }
+
+    /** At least the bytes of the X entry collected at i: 279=a| 269=t| 55=symbol| and the values (a delete has no size). */
+    private int xBytes(final SymbolState s, final int i) {
+        return 6 + 6 + 4 + s.name.length + entryBytes(s, entryPrice[i], entryQuantity[i], entryOrders[i]);
+    }
+
+    /** At least the bytes of a W entry of the level at rank r: 269=t| 290=r| and the values. */
+    private static int wBytes(final SymbolState s, final Books.Levels levels, final int r) {
+        return 6 + 5 + digits(r + 1) + entryBytes(s, levels.price(r), levels.quantity(r), levels.orders(r));
+    }
+
+    /** 270=price| 271=size| 346=orders|, at least as long as encoded (a price may need a sign, a point and leading zeros). */
+    private static int entryBytes(final SymbolState s, final long price, final long quantity, final int orders) {
+        return 5 + Math.max(digits(price), s.config.priceDecimals() + 1) + 2 + 5 + digits(quantity) + 5 + digits(orders);
+    }
+
+    /** Decimal digits of the value's magnitude, plus one for a sign. */
+    private static int digits(final long value) {
+        long v = value;
+        int n = v < 0 ? 2 : 1;
+        while (v >= 10 || v <= -10) {
+            v /= 10;
+            n++;
+        }
+        return n;
+    }
+
+    /** How many of the symbol's best levels (bids, then offers) one W with this MDReqID holds (at least one). */
+    private int snapshotFit(final SymbolState s, final int idLength, final int nb, final int no) {
+        final int room = room(idLength + s.name.length);
+        int bytes = 0;
+        int fit = 0;
+        for (int side = 0; side < 2; side++) {
+            final Books.Levels levels = s.sides[side];
+            final int n = side == 0 ? nb : no;
+            for (int r = 0; r < n; r++) {
+                bytes += wBytes(s, levels, r);
+                if (bytes > room && fit > 0) {
+                    return fit;
+                }
+                fit++;
+            }
+        }
+        return fit;
     }
 
     private void entry(final FixEncoder e, final SymbolState s, final int i) {
@@ -388,6 +537,7 @@ public final class MarketDataService {
             entryPrice = java.util.Arrays.copyOf(entryPrice, n);
             entryQuantity = java.util.Arrays.copyOf(entryQuantity, n);
             entryOrders = java.util.Arrays.copyOf(entryOrders, n);
+            entryOrder = new int[n];
         }
         entryAction[entries] = action;
         entryType[entries] = type;
@@ -400,16 +550,14 @@ public final class MarketDataService {
     // ------------------------------------------------------------------ slow subscribers
 
     private void markStale(final int session, final boolean slow) {
-        if (sessionStale[session]) {
-            return;
-        }
+        final boolean already = sessionStale[session];
         final List<Subscription> subs = bySession.get(session);
         for (int i = 0; i < subs.size(); i++) {
-            subs.get(i).stale = true;
+            // Each one, even when the session was stale already: one created since, or left live by an earlier resync of
+            // other symbols, misses this event's X too.
+            stale(subs.get(i));
         }
-        sessionStale[session] = true;
-        anyStale = true;
-        if (slow) {
+        if (slow && !already) {
             staleEpisodes++;
             final int episode = ++sessionEpisodes[session];
             // A client that stopped reading goes through a few episodes while its kernel buffer fills: not a line each.
@@ -443,12 +591,7 @@ public final class MarketDataService {
             final List<Subscription> subs = bySession.get(session);
             for (int i = 0; i < subs.size(); i++) {
                 final Subscription sub = subs.get(i);
-                if (sub.stale) {
-                    sub.stale = false;
-                    snapshot(session, sub.mdReqId, sub.symbol, sub.depth, sub.bids, sub.offers, sub);
-                    // Always: a halt or resume may have happened while it got no updates.
-                    status(session, sub.mdReqId, sub.symbol, false);
-                    resnapshots++;
+                if (sub.stale && resnapshot(sub)) {
                     sent++;
                 }
             }
@@ -457,6 +600,30 @@ public final class MarketDataService {
             out.commit();
         }
         return sent;
+    }
+
+    /**
+     * A fresh W (and its status) for a stale subscription. A failure to build it (a bug) must not stop the gateway's loop:
+     * it is logged, the subscription stays stale and is tried again at the next poll.
+     */
+    private boolean resnapshot(final Subscription sub) {
+        try {
+            sub.stale = false;
+            snapshot(sub.session, sub.mdReqId, sub.symbol, sub.depth, sub.bids, sub.offers, sub);
+            // Always: a halt or resume may have happened while it got no updates; "ready to trade" when not halted.
+            status(sub.session, sub.mdReqId, sub.symbol, sub.symbol.halted ? HALTED : READY_TO_TRADE, false);
+            resnapshots++;
+            return true;
+        } catch (final RuntimeException e) {
+            stale(sub);
+            final long failures = ++buildFailures;
+            if ((failures & (failures - 1)) == 0) {
+                out.log("market data: the snapshot of " + new String(sub.mdReqId, StandardCharsets.US_ASCII) + " for session "
+                    + out.name(sub.session) + " could not be built (" + e + "); tried again at the next pass (failure " + failures
+                    + ")");
+            }
+            return false;
+        }
     }
 
     // ------------------------------------------------------------------ requests
@@ -516,7 +683,7 @@ public final class MarketDataService {
             }
             snapshot(session, id, s, depth, bids, offers, sub);
             if (s.halted) {
-                status(session, id, s, false);
+                status(session, id, s, HALTED, false);
             }
         }
         out.commit();
@@ -533,6 +700,11 @@ public final class MarketDataService {
         }
         if (type == '2') {
             return null;
+        }
+        if (out.backlog(session) > maxBacklog) {
+            // Its subscriptions are stale already; a flood of snapshot requests must not grow the store without bound.
+            return reject(session, m, INSUFFICIENT_BANDWIDTH, "more than " + maxBacklog + " messages are waiting for this"
+                + " session's socket (gateway.yaml marketDataMaxBacklog): ask again once it has caught up");
         }
         final long depth = m.longValue(FixTags.MARKET_DEPTH);
         if (depth < 0 || depth > MAX_DEPTH) {
@@ -558,8 +730,19 @@ public final class MarketDataService {
                     + m.buffer().getStringWithoutLengthAscii(m.valueOffsetAt(i), m.valueLengthAt(i)));
             }
         }
-        if (requestedSymbols(m) == 0) {
+        final int count = requestedSymbols(m);
+        if (count == 0) {
             return reject(session, m, UNKNOWN_SYMBOL, "no Symbol (55) in NoRelatedSym (146)");
+        }
+        if (type == '1' && bySession.get(session).size() + count > maxSubscriptions) {
+            return reject(session, m, INSUFFICIENT_BANDWIDTH, "this session holds " + bySession.get(session).size()
+                + " subscriptions; at most " + maxSubscriptions + " are allowed (gateway.yaml marketDataMaxSubscriptions)");
+        }
+        if (type == '0') {
+            final String tooDeep = tooDeep(session, m, count, (int) depth);
+            if (tooDeep != null) {
+                return tooDeep;
+            }
         }
         final byte[] id = copy(m, FixTags.MD_REQ_ID);
         final List<Subscription> subs = bySession.get(session);
@@ -567,6 +750,36 @@ public final class MarketDataService {
             if (subs.get(i).sameId(id)) {
                 return reject(session, m, DUPLICATE_MD_REQ_ID, "MDReqID " + new String(id, StandardCharsets.US_ASCII)
                     + " is a live subscription of this session");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A snapshot-only request whose W would not fit in one message of maxMessageLength (a subscription gets the rest as X):
+     * refused with the depth that fits.
+     */
+    private String tooDeep(final int session, final FixDecoder m, final int count, final int depth) {
+        boolean bids = false;
+        boolean offers = false;
+        for (int i = 0; i < m.fieldCount(); i++) {
+            if (m.tagAt(i) == FixTags.MD_ENTRY_TYPE) {
+                final byte b = m.buffer().getByte(m.valueOffsetAt(i));
+                bids |= b == '0';
+                offers |= b == '1';
+            }
+        }
+        final int idLength = m.valueLength(FixTags.MD_REQ_ID);
+        for (int k = 0; k < count; k++) {
+            final SymbolState s = requested[k];
+            final int nb = bids ? shown(s.sides[0], depth) : 0;
+            final int no = offers ? shown(s.sides[1], depth) : 0;
+            final int n = nb + no;
+            final int fit = snapshotFit(s, idLength, nb, no);
+            if (n > fit) {
+                return reject(session, m, UNSUPPORTED_MARKET_DEPTH, "a snapshot of " + s.config.name() + " would hold " + n
+                    + " entries; one message holds " + fit + ": ask for MarketDepth (264) " + Math.max(1, fit / 2)
+                    + " or less, or subscribe (263=1), which sends the rest as incremental refreshes");
             }
         }
         return null;
@@ -653,14 +866,29 @@ public final class MarketDataService {
                           final boolean offers, final Subscription sub) {
         final int nb = bids ? shown(s.sides[0], depth) : 0;
         final int no = offers ? shown(s.sides[1], depth) : 0;
+        // A book deeper than one message holds (only a subscription gets here with one): the W has its best levels, bids
+        // first, and X adding the others (MDUpdateAction 0) follow at once, so no message outgrows maxMessageLength.
+        final int fit = snapshotFit(s, id.length, nb, no);
+        final int wb = Math.min(nb, fit);
+        final int wo = Math.min(no, fit - wb);
         final FixEncoder e = out.begin(session, FixMsgTypes.MARKET_DATA_SNAPSHOT_FULL_REFRESH);
         e.addAscii(FixTags.MD_REQ_ID, id);
         e.addAscii(FixTags.SYMBOL, s.name);
-        e.addLong(FixTags.NO_MD_ENTRIES, nb + no);
-        levels(e, s, 0, nb);
-        levels(e, s, 1, no);
+        e.addLong(FixTags.NO_MD_ENTRIES, wb + wo);
+        levels(e, s, 0, wb);
+        levels(e, s, 1, wo);
         out.end();
         snapshots++;
+        if (sub != null && wb + wo < nb + no) {
+            entries = 0;
+            for (int side = 0; side < 2; side++) {
+                final Books.Levels l = s.sides[side];
+                for (int r = side == 0 ? wb : wo; r < (side == 0 ? nb : no); r++) {
+                    add(ACTION_NEW, side, l.price(r), l.quantity(r), l.orders(r));
+                }
+            }
+            sendEntries(sub);
+        }
         if (sub != null && depth > 0) {
             for (int side = 0; side < 2; side++) {
                 if (sub.wants(side)) {
@@ -685,13 +913,16 @@ public final class MarketDataService {
         }
     }
 
-    /** SecurityStatus (f) for a subscription: 326 = 2 halted, 3 resumed; unsolicited when a halt or resume caused it. */
-    private void status(final int session, final byte[] id, final SymbolState s, final boolean change) {
+    /**
+     * SecurityStatus (f) for a subscription: 326 = 2 halted, 3 resumed (a RESUME event), 17 ready to trade (the status after
+     * a fresh W of a symbol not halted); unsolicited when a halt or resume caused it.
+     */
+    private void status(final int session, final byte[] id, final SymbolState s, final int tradingStatus, final boolean change) {
         final FixEncoder e = out.begin(session, FixMsgTypes.SECURITY_STATUS);
         e.addAscii(FixTags.SECURITY_STATUS_REQ_ID, id);
         e.addAscii(FixTags.SYMBOL, s.name);
         e.addBoolean(FixTags.UNSOLICITED_INDICATOR, change);
-        e.addLong(FixTags.SECURITY_TRADING_STATUS, s.halted ? 2 : 3);
+        e.addLong(FixTags.SECURITY_TRADING_STATUS, tradingStatus);
         out.end();
         statuses++;
     }
@@ -699,6 +930,8 @@ public final class MarketDataService {
     /** For the gateway's status line. */
     public String status() {
         return live + " market-data subscriptions, " + snapshots + " W, " + incrementals + " X, " + statuses + " f, " + rejects
-            + " Y, " + staleEpisodes + " slow-subscriber episodes (" + resnapshots + " re-snapshots)";
+            + " Y, " + staleEpisodes + " slow-subscriber episodes (" + resnapshots + " re-snapshots)"
+            + (unappliedEvents == 0 ? "" : ", books doubtful: " + unappliedEvents + " events not applied")
+            + (buildFailures == 0 ? "" : ", " + buildFailures + " snapshots failed to build");
     }
 }

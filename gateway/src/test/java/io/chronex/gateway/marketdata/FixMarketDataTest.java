@@ -43,6 +43,7 @@ class FixMarketDataTest {
     private static final List<GatewayConfig.Symbol> SYMBOLS = List.of(new GatewayConfig.Symbol(1, "ACME", 2, 1, 1),
         new GatewayConfig.Symbol(2, "GLOBEX", 2, 1, 1));
     private static final int MAX_BACKLOG = 100;
+    private static final int MAX_SUBSCRIPTIONS = 10;
 
     private final Capture out = new Capture();
     private MarketDataService md;
@@ -67,6 +68,8 @@ class FixMarketDataTest {
         private final int[] seq = new int[3];
         final int[] backlog = new int[3];
         final List<Msg> messages = new ArrayList<>();
+        /** The longest message written, in bytes. */
+        int longest;
         private int session;
 
         @Override
@@ -83,6 +86,7 @@ class FixMarketDataTest {
         @Override
         public void end() {
             final int length = encoder.finish();
+            longest = Math.max(longest, length);
             final String text = buffer.getStringWithoutLengthAscii(encoder.messageOffset(), length);
             try {
                 final quickfix.Message m = new quickfix.Message(text, dictionary, true);
@@ -213,7 +217,7 @@ class FixMarketDataTest {
     void setUp() throws Exception {
         dictionary = new DataDictionary("FIX44.xml");
         // Session 2 has no market-data permission.
-        md = new MarketDataService(SYMBOLS, new boolean[] {true, true, false}, MAX_BACKLOG, out);
+        md = new MarketDataService(SYMBOLS, new boolean[] {true, true, false}, MAX_BACKLOG, MAX_SUBSCRIPTIONS, 4096, out);
     }
 
     /** A V as a client sends it, decoded as the gateway hands it over. */
@@ -248,8 +252,14 @@ class FixMarketDataTest {
 
     private void assertBook(final MatchingEngine engine, final Client client, final String key, final int symbol, final int depth,
                             final String when) {
+        assertBook(engine, client, key, symbol, depth, when, Side.values());
+    }
+
+    /** The client's book of those sides equals the engine's (its top depth levels; 0: all), price by price. */
+    private void assertBook(final MatchingEngine engine, final Client client, final String key, final int symbol, final int depth,
+                            final String when, final Side... sides) {
         final List<TreeMap<Long, long[]>> book = client.book(key);
-        for (final Side side : Side.values()) {
+        for (final Side side : sides) {
             final TreeMap<Long, long[]> held = book.get(side == Side.BUY ? 0 : 1);
             final int levels = engine.levelCount(symbol, side);
             final int shown = depth == 0 ? levels : Math.min(depth, levels);
@@ -336,7 +346,7 @@ class FixMarketDataTest {
                 assertBook(engine, clients.get(0), "top10/ACME", 1, 10, when);
                 final List<TreeMap<Long, long[]>> top3 = clients.get(1).book("top3-bids/ACME");
                 assertTrue(top3.get(1).isEmpty(), "offers not asked for");
-                assertEquals(Math.min(3, engine.levelCount(1, Side.BUY)), top3.get(0).size(), when);
+                assertBook(engine, clients.get(1), "top3-bids/ACME", 1, 3, when, Side.BUY);
                 assertEquals(halted, clients.get(0).halted.getOrDefault("full/ACME", false), "status of ACME " + when);
                 assertEquals(halted, clients.get(0).halted.getOrDefault("top10/ACME", false), "status of ACME " + when);
                 assertEquals(halted, md.halted(1));
@@ -356,6 +366,169 @@ class FixMarketDataTest {
         // every trade sent was a fill, and most fills were sent.
         assertTrue(clients.get(0).trades > 0 && clients.get(0).tradeQuantity <= filled, clients.get(0).trades + " trades");
         assertTrue(clients.get(1).trades == 0, "session 1 did not ask for trades");
+    }
+
+    /**
+     * Property: whatever happens to a session (over its backlog limit, under it but not yet caught up, caught up; events
+     * handed over without their X; subscriptions made and ended meanwhile), once it has caught up and {@link
+     * MarketDataService#poll} has run, every live subscription's book equals the engine's. A subscription that missed an X
+     * must be stale itself, whether it was made while its session was stale or left live by an earlier resync of another
+     * symbol.
+     */
+    @Test
+    void everySubscriptionThatMissedAnXIsWholeAgainOnceItsSessionHasCaughtUp() throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final Random random = new Random(2201);
+        final Command c = new Command();
+        final Result r = new Result();
+        final List<long[]> live = new ArrayList<>();
+        final Map<String, int[]> subs = new TreeMap<>();
+        long nextId = 1;
+        int nextSub = 0;
+        int madeWhileBehind = 0;
+        int refused = 0;
+        int unanswered = 0;
+        for (int n = 0; n < 3000; n++) {
+            final int roll = random.nextInt(100);
+            if (roll < 6) {
+                // Over the limit, under it but not caught up (a stale session stays stale), or caught up.
+                final int state = random.nextInt(3);
+                out.backlog[0] = state == 0 ? MAX_BACKLOG + 1 : state == 1 ? MAX_BACKLOG : 0;
+            } else if (roll < 10 && subs.size() < MAX_SUBSCRIPTIONS) {
+                final String id = "s" + nextSub++;
+                final int depth = random.nextBoolean() ? 0 : 1 + random.nextInt(5);
+                final int symbol = random.nextBoolean() ? 1 : 2;
+                final String name = symbol == 1 ? "ACME" : "GLOBEX";
+                request(0, id, '1', depth, "", "01", name);
+                if (out.backlog[0] > MAX_BACKLOG) {
+                    assertReject(id, "2", "marketDataMaxBacklog");
+                    refused++;
+                } else {
+                    subs.put(id + "/" + name, new int[] {symbol, depth});
+                    madeWhileBehind += out.backlog[0] > 0 ? 1 : 0;
+                }
+            } else if (roll < 12 && !subs.isEmpty()) {
+                final String key = new ArrayList<>(subs.keySet()).get(random.nextInt(subs.size()));
+                final String[] idAndSymbol = key.split("/");
+                request(0, idAndSymbol[0], '2', 0, "", "01", idAndSymbol[1]);
+                subs.remove(key);
+            } else {
+                final int symbol = random.nextInt(10) < 6 ? 1 : 2;
+                final long mid = symbol == 1 ? 10000 : 2500;
+                final long account = 1 + random.nextInt(4);
+                if (roll < 30 && !live.isEmpty()) {
+                    final long[] o = live.remove(random.nextInt(live.size()));
+                    c.cancel(o[0], o[1]);
+                } else if (roll < 32) {
+                    c.massCancel(account, symbol);
+                } else if (roll < 40) {
+                    c.newOrder(account, symbol, nextId++, random.nextBoolean() ? Side.BUY : Side.SELL, OrderType.LIMIT,
+                        TimeInForce.IOC, mid - 30 + random.nextInt(61), 1 + random.nextInt(80));
+                } else {
+                    final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
+                    final long price = mid + (side == Side.BUY ? -1 : 1) * (random.nextInt(40) - 5);
+                    c.limit(account, symbol, nextId, side, price, 1 + random.nextInt(50));
+                    live.add(new long[] {account, nextId++});
+                }
+                engine.apply(c, r);
+                if (random.nextInt(12) == 0) {
+                    // Its reports failed: the subscriptions of the symbols it touched are resynced, the session marked stale.
+                    md.onEventUnanswered(r);
+                    unanswered++;
+                } else {
+                    md.onEvent(r);
+                }
+            }
+            if (out.backlog[0] == 0) {
+                md.poll();
+                for (final Map.Entry<String, int[]> e : subs.entrySet()) {
+                    assertBook(engine, clients.get(0), e.getKey(), e.getValue()[0], e.getValue()[1], "after step " + n);
+                }
+            }
+        }
+        assertTrue(madeWhileBehind > 5 && refused > 5 && unanswered > 50,
+            madeWhileBehind + " made while behind, " + refused + " refused, " + unanswered + " unanswered");
+    }
+
+    /**
+     * A book of 2,000 levels: no W or X is longer than maxMessageLength (the snapshot of a subscription goes out as a W of
+     * its best levels and X adding the others; a sweep's and a mass cancel's X are split), and the books built from them
+     * equal the engine's; a snapshot only of it is refused with the depth that fits.
+     */
+    @Test
+    void aBookOfThousandsOfLevelsGoesOutInMessagesNoLongerThanTheLimit() throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final Command c = new Command();
+        final Result r = new Result();
+        request(0, "deep", '1', 0, "", "01", "ACME");
+        request(1, "top", '1', MarketDataService.MAX_DEPTH, "", "01", "ACME");
+        long id = 1;
+        for (int i = 0; i < 999; i++) {
+            engine.apply(c.limit(101, 1, id++, Side.BUY, 9001 + i, 1 + i % 7), r);
+            md.onEvent(r);
+            engine.apply(c.limit(101, 1, id++, Side.SELL, 10001 + i, 1 + i % 5), r);
+            md.onEvent(r);
+        }
+        assertEquals(999, engine.levelCount(1, Side.BUY));
+        assertEquals(999, engine.levelCount(1, Side.SELL));
+        request(0, "late", '1', 0, "", "01", "ACME");
+        request(1, "late-top", '1', MarketDataService.MAX_DEPTH, "", "01", "ACME");
+        assertBook(engine, clients.get(0), "late/ACME", 1, 0, "after a snapshot bigger than a message");
+        assertBook(engine, clients.get(1), "late-top/ACME", 1, MarketDataService.MAX_DEPTH, "after a snapshot bigger than a message");
+        request(0, "once", '0', 0, "", "01", "ACME");
+        assertReject("once", "5", "MarketDepth (264)");
+        // The re-snapshot of a slow session goes out the same way.
+        out.backlog[0] = MAX_BACKLOG + 1;
+        engine.apply(c.cancel(101, 1), r);
+        md.onEvent(r);
+        out.backlog[0] = 0;
+        assertEquals(2, md.poll());
+        // A sweep through every bid level, then a mass cancel of every offer.
+        engine.apply(c.newOrder(102, 1, id++, Side.SELL, OrderType.LIMIT, TimeInForce.IOC, 9001, 100_000), r);
+        assertTrue(r.fillCount() > 900, r.fillCount() + " fills");
+        md.onEvent(r);
+        engine.apply(c.massCancel(101, 1), r);
+        md.onEvent(r);
+        for (final String key : List.of("deep/ACME", "late/ACME")) {
+            assertBook(engine, clients.get(0), key, 1, 0, "after the sweep and the mass cancel");
+        }
+        for (final String key : List.of("top/ACME", "late-top/ACME")) {
+            assertBook(engine, clients.get(1), key, 1, MarketDataService.MAX_DEPTH, "after the sweep and the mass cancel");
+        }
+        assertEquals(0, engine.levelCount(1, Side.BUY) + engine.levelCount(1, Side.SELL));
+        assertTrue(out.longest <= 4096, "longest message " + out.longest + " bytes");
+    }
+
+    /** A resend gap-filled market data the client may not have had: every subscription of the session gets a fresh W. */
+    @Test
+    void aResyncedSessionGetsAFreshSnapshotPerSubscriptionOnceCaughtUp() throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final Command c = new Command();
+        final Result r = new Result();
+        request(0, "a", '1', 0, "", "01", "ACME");
+        request(0, "g", '1', 2, "", "01", "GLOBEX");
+        request(1, "other", '1', 0, "", "01", "ACME");
+        out.backlog[0] = 1;
+        md.resync(0);
+        engine.apply(c.limit(1, 1, 1, Side.BUY, 9990, 5), r);
+        final int before = out.messages.size();
+        md.onEvent(r);
+        assertEquals(List.of(1), out.messages.subList(before, out.messages.size()).stream().map(Msg::session).toList(),
+            "no X for the resynced session, one for the other");
+        assertEquals(0, md.poll(), "not before it has caught up");
+        out.backlog[0] = 0;
+        assertEquals(2, md.poll());
+        assertBook(engine, clients.get(0), "a/ACME", 1, 0, "after the fresh W");
+        assertBook(engine, clients.get(0), "g/GLOBEX", 2, 2, "after the fresh W");
+    }
+
+    /** An events excerpt that cannot be decoded cannot be repaired from the events: the status line says so. */
+    @Test
+    void anUndecodableEventMakesTheBooksDoubtfulInTheStatusLine() {
+        assertFalse(md.status().contains("doubtful"), md.status());
+        md.undecodable(0x42);
+        md.undecodable(0x43);
+        assertTrue(md.status().contains("books doubtful: 2 events not applied"), md.status());
     }
 
     @Test
@@ -424,6 +597,7 @@ class FixMarketDataTest {
         assertEquals(3, out.messages.size());
         assertEquals(1, md.poll(), "a fresh W for the ACME subscription only");
         assertEquals(List.of("W", "f"), out.messages.subList(3, 5).stream().map(Msg::type).toList());
+        assertEquals("17", out.messages.get(4).get("326"), "not halted after a fresh W: ready to trade, not resumed");
         assertBook(engine, clients.get(0), "a/ACME", 1, 0, "after the fresh snapshot");
         engine.apply(c.cancel(2, 2), r);
         md.onEvent(r);
@@ -454,6 +628,23 @@ class FixMarketDataTest {
         assertReject("zz", null, "not a live subscription");
         assertEquals(1, md.subscriptions());
         assertEquals(9, md.rejects);
+        // Over the session's backlog limit: no new W is built for it, not even a snapshot only.
+        out.backlog[0] = MAX_BACKLOG + 1;
+        request(0, "i", '0', 0, "", "01", "ACME");
+        assertReject("i", "2", "marketDataMaxBacklog");
+        out.backlog[0] = 0;
+        // At most MAX_SUBSCRIPTIONS per session: a request that would go past it is refused whole.
+        for (int k = 1; k < MAX_SUBSCRIPTIONS; k++) {
+            request(0, "j" + k, '1', 0, "", "01", "ACME");
+        }
+        assertEquals(MAX_SUBSCRIPTIONS, md.subscriptions());
+        request(0, "k", '1', 0, "", "01", "GLOBEX");
+        assertReject("k", "2", "at most " + MAX_SUBSCRIPTIONS);
+        assertEquals(MAX_SUBSCRIPTIONS, md.subscriptions());
+        request(0, "j1", '2', 0, "", "01", "ACME");
+        request(0, "k", '1', 0, "", "01", "GLOBEX");
+        assertEquals("W", out.messages.get(out.messages.size() - 1).type(), "room again after an unsubscribe");
+        assertEquals(11, md.rejects);
     }
 
     private void assertReject(final String id, final String reason, final String text) {
