@@ -29,6 +29,13 @@ import java.util.Locale;
  * it and waits for the next snapshot cycle. Allocation-free when steady (a symbol's first snapshot allocates its entry).
  */
 public final class FeedState {
+    /** Told of every incremental the books take in sync, on the thread that hands the messages in (a benchmark's probe). */
+    @FunctionalInterface
+    public interface AppliedListener {
+        /** Incremental {@code seq}, appended by the engine at {@code engineAppendNanos}, has just been applied. */
+        void applied(long seq, long engineAppendNanos);
+    }
+
     /** What the client knows of one symbol. */
     public static final class SymbolState {
         private final int id;
@@ -122,6 +129,7 @@ public final class FeedState {
     private long applied;
     private long lastEngineAppendNanos;
     private long lastPublishNanos;
+    private AppliedListener listener;
 
     /** A client that buffers up to {@code recoveryBufferBytes} of incrementals while it recovers. */
     public FeedState(final int recoveryBufferBytes) {
@@ -174,6 +182,9 @@ public final class FeedState {
             }
             if (seq == lastSeq + 1) {
                 apply(incremental, false);
+                if (listener != null) {
+                    listener.applied(seq, incremental.engineAppendNanos());
+                }
                 return;
             }
             gaps++;
@@ -403,6 +414,14 @@ public final class FeedState {
     private boolean newerThanSnapshot(final int id, final long seq) {
         final SymbolState symbol = symbols.get(id);
         return symbol == null || seq > symbol.snapshotSeq;
+    }
+
+    /**
+     * Tells {@code appliedListener} (null: nobody) of each incremental applied in sync, right after its books changed;
+     * not of those replayed from the recovery buffer, which waited for a snapshot.
+     */
+    public void onApplied(final AppliedListener appliedListener) {
+        this.listener = appliedListener;
     }
 
     /** Whether every symbol's book is known up to {@link #lastSeq()} (false while joining or recovering). */
