@@ -38,14 +38,18 @@ public final class MdLatencyClient {
         the percentiles, the client's counters and one line:
           MDRESULT applied=.. recorded=.. p50_us=.. p90_us=.. p99_us=.. p999_us=.. max_us=.. gaps=.. recovered=..
                    last_seq=.. publisher_seq=.. lag_samples=.. lag_events_p99=.. lag_events_max=.. lag_us_p99=.. lag_us_max=..
-                   publisher_dropped=.. publisher_backpressured=..
+                   publisher_dropped=.. publisher_backpressured=.. publish_lag_p99_us=.. publish_lag_max_us=..
+        (publish lag: each incremental's publishNanos - engineAppendNanos, the publisher's lag when it sent it).
         """;
     private static final long POLL_STATUS_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final Histogram appliedLatency = new Histogram(3_600_000_000_000L, 3);
+    /** Per incremental: its publishNanos - engineAppendNanos, the publisher's lag when it sent it. */
+    private final Histogram publishLag = new Histogram(3_600_000_000_000L, 3);
     private final Histogram lagEvents = new Histogram(1L << 40, 3);
     private final Histogram lagMicros = new Histogram(3_600_000_000L, 3);
     private long skip;
+    private FeedState feed;
     private MappedByteBuffer status;
     private long lastStatusHeartbeat;
 
@@ -66,6 +70,7 @@ public final class MdLatencyClient {
         DutyCycle.onShutdownSignal("md-latency-stop", () -> stop.set(true));
         try (FeedClient client = new FeedClient(config, 0, 1)) {
             final FeedState state = client.state();
+            feed = state;
             state.onApplied(this::applied);
             boolean synced = false;
             long nextStatus = 0;
@@ -98,6 +103,7 @@ public final class MdLatencyClient {
             return;
         }
         appliedLatency.recordValue(Math.max(0, now - engineAppendNanos));
+        publishLag.recordValue(Math.max(0, feed.lastPublishNanos() - engineAppendNanos));
     }
 
     /** One sample per rewrite of the status file (its heartbeat field changes), once the client is in sync. */
@@ -130,6 +136,9 @@ public final class MdLatencyClient {
         final long backPressured = status == null ? -1 : status.getLong(StatusFile.BACK_PRESSURE_AT);
         out.printf(Locale.ROOT, "feed: engine append -> book applied p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us (%d)%n",
             us(h, 50), us(h, 90), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, h.getTotalCount());
+        final Histogram p = publishLag;
+        out.printf(Locale.ROOT, "feed: engine append -> publisher sent p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us (%d)%n",
+            us(p, 50), us(p, 90), us(p, 99), us(p, 99.9), p.getMaxValue() / 1e3, p.getTotalCount());
         out.printf(Locale.ROOT, "feed client: applied %d, last seq %d (publisher's last sent %d), gaps %d, recovered %d, duplicates %d,"
                 + " malformed %d, left out %d, overflows %d%n", state.applied(), state.lastSeq(), publisherSeq, state.gaps(),
             state.recoveries(), state.duplicates(), state.malformed(), state.leftOut(), state.overflows());
@@ -139,10 +148,11 @@ public final class MdLatencyClient {
             lagMicros.getValueAtPercentile(50), lagMicros.getValueAtPercentile(99), lagMicros.getMaxValue(), backPressured, dropped);
         out.printf(Locale.ROOT, "MDRESULT applied=%d recorded=%d p50_us=%.1f p90_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f gaps=%d"
                 + " recovered=%d last_seq=%d publisher_seq=%d lag_samples=%d lag_events_p99=%d lag_events_max=%d lag_us_p99=%d"
-                + " lag_us_max=%d publisher_dropped=%d publisher_backpressured=%d%n",
+                + " lag_us_max=%d publisher_dropped=%d publisher_backpressured=%d publish_lag_p99_us=%.1f publish_lag_max_us=%.1f%n",
             state.applied(), h.getTotalCount(), us(h, 50), us(h, 90), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, state.gaps(),
             state.recoveries(), state.lastSeq(), publisherSeq, lagEvents.getTotalCount(), lagEvents.getValueAtPercentile(99),
-            lagEvents.getMaxValue(), lagMicros.getValueAtPercentile(99), lagMicros.getMaxValue(), dropped, backPressured);
+            lagEvents.getMaxValue(), lagMicros.getValueAtPercentile(99), lagMicros.getMaxValue(), dropped, backPressured, us(p, 99),
+            p.getMaxValue() / 1e3);
         out.flush();
     }
 
