@@ -3,7 +3,6 @@ package io.chronex.bridge;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.exceptions.ActiveDriverException;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.Header;
 import io.chronex.api.Command;
@@ -29,9 +28,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
 import org.agrona.concurrent.Agent;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -47,7 +44,6 @@ public final class BridgeAgent implements Agent, EgressListener {
     private static final long RECONNECT_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int FORWARD_BATCH = 64;
     private static final int EGRESS_BATCH = 256;
-    private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private enum State { DISCONNECTED, WAITING_WELCOME, FORWARDING }
@@ -124,28 +120,7 @@ public final class BridgeAgent implements Agent, EgressListener {
             // directory would wipe a running one's. Without it a stale directory (a killed process's) is replaced anyway.
             .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true);
-        if (AeronLeftovers.clearDeadDriverDirectory(Path.of(context.aeronDirectoryName()))) {
-            log.accept("bridge " + source + ": the media driver directory " + context.aeronDirectoryName()
-                + " of a process that is gone removed");
-        }
-        final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
-        boolean said = false;
-        while (driver == null) {
-            try {
-                driver = MediaDriver.launchEmbedded(context.clone());
-            } catch (final ActiveDriverException e) {
-                // A bridge killed a moment ago leaves a driver heartbeat Aeron trusts for 10 s: wait it out, as a restart must.
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                if (!said) {
-                    log.accept("bridge " + source + ": the media driver directory " + context.aeronDirectoryName()
-                        + " still looks in use (a bridge killed less than 10 s ago?); waiting");
-                    said = true;
-                }
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
-            }
-        }
+        driver = AeronLeftovers.launchDriver(context, "bridge " + source, log);
         log.accept("bridge " + source + ": the host's events answer its journal through " + Long.toHexString(answeredThrough)
             + "; connecting to " + cluster.ingressEndpoints());
     }

@@ -1,6 +1,8 @@
 package io.chronex.runtime;
 
 import io.aeron.CncFileDescriptor;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.exceptions.ActiveDriverException;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -11,6 +13,9 @@ import java.nio.MappedByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * Clears what a process killed with kill -9 left of Aeron's files, so that its restart serves at once: Aeron takes a media
@@ -21,7 +26,39 @@ public final class AeronLeftovers {
     /** What a mark file set aside is renamed to: NAME.previous, the last one only, kept for its error log. */
     public static final String SET_ASIDE_SUFFIX = ".previous";
 
+    /** How long {@link #launchDriver} waits for a directory a live process holds. */
+    private static final long DRIVER_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+
     private AeronLeftovers() {
+    }
+
+    /**
+     * Launches an embedded media driver in the context's directory, first removing it when a process that is gone left it
+     * ({@link #clearDeadDriverDirectory}); while a live process holds it (another process given the same directory), waits up
+     * to 30 s for it to go, saying so once, then throws {@link ActiveDriverException}. The context should not have
+     * dirDeleteOnStart: that skips Aeron's check for a live driver, so a second process would wipe a running one's.
+     */
+    public static MediaDriver launchDriver(final MediaDriver.Context context, final String who, final Consumer<String> log) {
+        final String dir = context.aeronDirectoryName();
+        if (clearDeadDriverDirectory(Path.of(dir))) {
+            log.accept(who + ": the media driver directory " + dir + " of a process that is gone removed");
+        }
+        final long deadline = System.nanoTime() + DRIVER_WAIT_NANOS;
+        boolean said = false;
+        while (true) {
+            try {
+                return MediaDriver.launchEmbedded(context.clone());
+            } catch (final ActiveDriverException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                if (!said) {
+                    log.accept(who + ": the media driver directory " + dir + " is in use by a live process; waiting up to 30 s");
+                    said = true;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(500));
+            }
+        }
     }
 
     /**

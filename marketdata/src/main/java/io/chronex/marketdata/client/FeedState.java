@@ -46,6 +46,7 @@ public final class FeedState {
         private long snapshotSeq = -1;
         private long snapshotEventsIndex = -1;
         private boolean recovered;
+        private boolean complete = true;
         private long lastTradeId;
         private long lastTradePrice;
         private long lastTradeQuantity;
@@ -68,6 +69,11 @@ public final class FeedState {
         /** The symbol's price formatting, as bin/audit prints prices. */
         public SymbolSpec spec() {
             return spec;
+        }
+
+        /** False when the book came from a snapshot cut to its best levels (too deep for one message): levels may be missing. */
+        public boolean complete() {
+            return complete;
         }
 
         public boolean halted() {
@@ -154,14 +160,15 @@ public final class FeedState {
                 case HeartbeatDecoder.TEMPLATE_ID -> onHeartbeat(message, offset);
                 default -> unknown++;
             }
-        } catch (final IndexOutOfBoundsException | IllegalStateException e) {
+        } catch (final RuntimeException e) {
             // A message cut short or garbled on the way (bad input never stops the client): it may have been applied in
-            // part, so the books are no longer known good; treated as a gap.
+            // part, so the books are no longer known good; treated as a gap. Out of sync too, the buffer is dropped: a garbled
+            // incremental in it (only its sequence is read on the way in) would fail every replay of it.
             malformed++;
             if (synced) {
                 gaps++;
-                startRecovery();
             }
+            startRecovery();
         }
     }
 
@@ -275,6 +282,7 @@ public final class FeedState {
             symbolList = grown;
         }
         symbol.halted = halted;
+        symbol.complete = snapshot.content() == Content.WHOLE;
         symbol.snapshotSeq = seq;
         symbol.snapshotEventsIndex = eventsIndex;
         symbol.recovered = true;

@@ -66,7 +66,9 @@ public final class StatusFile implements AutoCloseable {
         buffer.putLong(VERSION_AT, VERSION);
         buffer.putLong(PID_AT, ProcessHandle.current().pid());
         buffer.putLong(STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
-        buffer.putLong(LAST_SENT_INDEX_AT, -1);
+        // The predecessor's resume point stays until this publisher sends its first message: killed during its rebuild (long
+        // on a long queue), it leaves the next one the same point instead of none.
+        buffer.putLong(LAST_SENT_INDEX_AT, previousLastSentIndex);
         buffer.putLong(EPOCH_AT, epoch);
         buffer.putLongVolatile(MAGIC_AT, MAGIC);
     }
