@@ -168,7 +168,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         outbox.returns = returns;
         final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
         final ReceivedOrderIds received = new ReceivedOrderIds();
-        final MarketDataLink mdLink = new MarketDataLink(sessions, outbox, log);
+        final MarketDataLink mdLink = new MarketDataLink(sessions, outbox, log, published);
         final boolean[] mdAllowed = new boolean[sessions.size()];
         for (int i = 0; i < mdAllowed.length; i++) {
             mdAllowed[i] = sessions.get(i).config.marketData();

@@ -3,24 +3,34 @@ package io.chronex.gateway;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.marketdata.MarketDataService;
+import io.chronex.queues.GatewaySessionsFile;
 
 import java.util.List;
 
 /**
  * Connects {@link MarketDataService} to the gateway: its messages are built in the {@link Outbox} like every other (stored
  * with their MsgSeqNum, then sent), sessions are numbered by their place in the gateway's list, and a session's backlog
- * is what {@link OutboundFlow} has not yet handed to its socket.
+ * is what {@link OutboundFlow} has not yet handed to its socket; each session's market-data counts go to the published
+ * sessions file (gateways/N/sessions) for the monitor.
  */
 final class MarketDataLink implements MarketDataService.Output, FixSession.MarketData {
     private final List<FixSession> sessions;
     private final Outbox outbox;
     private final Gateway.Log log;
+    private final GatewaySessionsFile published;
     MarketDataService service;
 
-    MarketDataLink(final List<FixSession> sessions, final Outbox outbox, final Gateway.Log log) {
+    MarketDataLink(final List<FixSession> sessions, final Outbox outbox, final Gateway.Log log, final GatewaySessionsFile published) {
         this.sessions = sessions;
         this.outbox = outbox;
         this.log = log;
+        this.published = published;
+    }
+
+    @Override
+    public void counts(final int session, final int subscriptions, final boolean stale, final long staleEpisodes, final long snapshots,
+                       final long incrementals) {
+        published.marketData(session, subscriptions, stale, staleEpisodes, snapshots, incrementals);
     }
 
     @Override

@@ -215,6 +215,10 @@ class GatewayMarketDataTest {
             // Each episode's re-snapshot of the 200-level book is a W and X adding the levels a W of maxMessageLength does
             // not hold (and an f) per subscription: what was built before it stopped is still well short of that.
             assertTrue(built < wouldHave / 2, "its messages stopped growing at " + built + " of the " + wouldHave + " X it would have got");
+            // The monitor's view (gateways/1/sessions): its 20 subscriptions, stale, after at least one episode.
+            final GatewaySessionsFile.MarketData stale = marketData(exchange, "CAROL");
+            assertEquals(subscriptions, stale.subscriptions(), stale.toString());
+            assertTrue(stale.stale() && stale.staleEpisodes() >= 1 && stale.snapshots() >= subscriptions, stale.toString());
 
             // It reads again: everything built for it, then a fresh W (and its status) per subscription.
             int fresh = 0;
@@ -235,6 +239,8 @@ class GatewayMarketDataTest {
                 }
             }
             assertTrue(last > built, "the fresh snapshots come after what was built before");
+            Await.until("CAROL no longer stale in the sessions file", 30, () -> !marketData(exchange, "CAROL").stale());
+            assertEquals(subscriptions, marketData(exchange, "CAROL").subscriptions());
             // A resend gap-fills market data (a stored book is stale): everything it was sent is session or market data.
             carol.send("2", "7=1\u000116=0\u0001");
             carol.flush();
@@ -534,6 +540,12 @@ class GatewayMarketDataTest {
         } catch (final IOException e) {
             return e.toString();
         }
+    }
+
+    private static GatewaySessionsFile.MarketData marketData(final Exchange exchange, final String sender) {
+        final GatewaySessionsFile.Snapshot s = GatewaySessionsFile.read(exchange.data.resolve("gateways/1/sessions"));
+        assertEquals(null, s.problem());
+        return s.sessions().stream().filter(x -> x.senderCompId().equals(sender)).findFirst().orElseThrow().marketData();
     }
 
     private static long lastOutbound(final Exchange exchange, final String sender) {

@@ -25,7 +25,7 @@ class MarketDataLinkTest {
         final ResendIndex index = new ResendIndex(dir.resolve("resend.index"));
         try {
             final FixSession s = new FixSession(new GatewayConfig.Session("ALICE", null, 1, 7, false, 0, true), "CHRONEX", state, index);
-            final MarketDataLink link = new MarketDataLink(List.of(s), null, null);
+            final MarketDataLink link = new MarketDataLink(List.of(s), null, null, null);
             assertEquals(0, link.backlog(0), "not connected");
             s.connection = new Connection(64, 64);
             s.nextToWrite = 11;

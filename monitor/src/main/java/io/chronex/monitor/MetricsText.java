@@ -3,6 +3,8 @@ package io.chronex.monitor;
 import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
+import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
 
@@ -67,6 +69,8 @@ public final class MetricsText {
         }
         help(out, "chronex_queue_damaged", "gauge", "stretches of the queues that cannot be read although the queue goes on");
         sample(out, "chronex_queue_damaged", "", view.damage().size());
+        gatewayMarketData(out, view);
+        publisher(out, view.publisher());
         cluster(out, view.cluster());
         results(out, model, view);
         latency(out, model);
@@ -208,6 +212,64 @@ public final class MetricsText {
     /** A label value as the format requires: backslash, double quote and line feed escaped. */
     static String escape(final String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    /** Per gateway and session (label {@code session}, its SenderCompID): FIX market data as the gateway's sessions file says. */
+    private static void gatewayMarketData(final StringBuilder out, final StatusBlock.View view) {
+        help(out, "chronex_gateway_md_subscriptions", "gauge", "live FIX market-data subscriptions, by gateway and session");
+        help(out, "chronex_gateway_md_stale", "gauge", "1 while a session's subscriptions are stale (it fell behind)");
+        help(out, "chronex_gateway_md_stale_episodes_total", "counter", "slow-subscriber episodes since the gateway started");
+        help(out, "chronex_gateway_md_snapshots_total", "counter", "MarketDataSnapshotFullRefresh (W) sent since the gateway started");
+        help(out, "chronex_gateway_md_incrementals_total", "counter", "MarketDataIncrementalRefresh (X) sent since the gateway started");
+        for (final StatusBlock.GatewayView g : view.gateways()) {
+            if (g.sessions() == null || g.sessions().problem() != null) {
+                continue;
+            }
+            for (final GatewaySessionsFile.Session s : g.sessions().sessions()) {
+                final String labels = "gateway=\"" + g.id() + "\",session=\"" + s.senderCompId() + "\"";
+                sample(out, "chronex_gateway_md_subscriptions", labels, s.marketData().subscriptions());
+                sample(out, "chronex_gateway_md_stale", labels, s.marketData().stale() ? 1 : 0);
+                sample(out, "chronex_gateway_md_stale_episodes_total", labels, s.marketData().staleEpisodes());
+                sample(out, "chronex_gateway_md_snapshots_total", labels, s.marketData().snapshots());
+                sample(out, "chronex_gateway_md_incrementals_total", labels, s.marketData().incrementals());
+            }
+        }
+    }
+
+    /**
+     * The market-data publisher (DATA/marketdata/status), when one ever ran here: up, heartbeat age, rate, counters and its
+     * lag behind the engine as it measured it; nothing but {@code chronex_marketdata_up 0} when the file cannot be read.
+     */
+    private static void publisher(final StringBuilder out, final PublisherView p) {
+        if (p == null) {
+            return;
+        }
+        help(out, "chronex_marketdata_up", "gauge", "1 when the market-data publisher runs and its heartbeat is recent");
+        sample(out, "chronex_marketdata_up", "", p.state() == PublisherView.State.ALIVE ? 1 : 0);
+        if (p.state() == PublisherView.State.UNREADABLE) {
+            return;
+        }
+        final MarketDataStatusFile.Snapshot s = p.status();
+        help(out, "chronex_marketdata_heartbeat_age_seconds", "gauge", "how long ago the publisher last updated its status file");
+        sample(out, "chronex_marketdata_heartbeat_age_seconds", "", p.heartbeatAgeMillis() / 1e3);
+        help(out, "chronex_marketdata_incrementals_per_second", "gauge", "incrementals sent per second between its last two heartbeats");
+        sample(out, "chronex_marketdata_incrementals_per_second", "", p.incrementalsPerSecond());
+        help(out, "chronex_marketdata_incrementals_total", "counter", "incrementals the publisher sent since it started");
+        sample(out, "chronex_marketdata_incrementals_total", "", s.incrementals());
+        help(out, "chronex_marketdata_snapshots_total", "counter", "snapshots the publisher sent since it started");
+        sample(out, "chronex_marketdata_snapshots_total", "", s.snapshots());
+        help(out, "chronex_marketdata_sequence", "gauge", "the last incremental sequence number sent");
+        sample(out, "chronex_marketdata_sequence", "", s.lastSeq());
+        help(out, "chronex_marketdata_lag_events", "gauge", "events the publisher had not read yet, at its last heartbeat");
+        sample(out, "chronex_marketdata_lag_events", "", s.lagEvents());
+        help(out, "chronex_marketdata_lag_seconds", "gauge", "publish time minus engine append time of the last incremental sent");
+        sample(out, "chronex_marketdata_lag_seconds", "", s.lagMicros() / 1e6);
+        help(out, "chronex_marketdata_back_pressure_total", "counter", "incrementals refused by Aeron after 16 tries");
+        sample(out, "chronex_marketdata_back_pressure_total", "", s.backPressured());
+        help(out, "chronex_marketdata_given_up_total", "counter", "incrementals given up after backPressureLimitMs");
+        sample(out, "chronex_marketdata_given_up_total", "", s.givenUp());
+        help(out, "chronex_marketdata_no_subscriber_total", "counter", "messages sent with no subscriber connected");
+        sample(out, "chronex_marketdata_no_subscriber_total", "", s.notConnected());
     }
 
     private static void help(final StringBuilder out, final String name, final String type, final String help) {

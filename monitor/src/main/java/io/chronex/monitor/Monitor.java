@@ -121,6 +121,8 @@ public final class Monitor implements AutoCloseable {
     private final History history = new History();
     /** The cluster's members' counters (--cluster), read with each view; null on a single host. */
     private ClusterView cluster;
+    /** The market-data publisher's status file, read with each view. */
+    private final PublisherView.Reader publisher;
 
     public Monitor(final DataDirectory data, final Map<Integer, SymbolSpec> symbols, final long alertBacklogNanos) {
         this(data, symbols, alertBacklogNanos, 0, 1_000_000_000L);
@@ -135,6 +137,7 @@ public final class Monitor implements AutoCloseable {
         this.alertP99Nanos = alertP99Nanos;
         this.model = new MonitorModel(HopLatencies.windowIntervals(intervalNanos));
         this.storage = new Storage(data.root(), StorageGuard.DEFAULT_RESERVE);
+        this.publisher = new PublisherView.Reader(data.root());
     }
 
     /** The reserve the writers keep (their --storage-reserve): below it the monitor alerts, and says when it will be reached. */
@@ -395,11 +398,12 @@ public final class Monitor implements AutoCloseable {
 
     /** Everything the faces show besides the model, read now: the processes' status, the backlog's age. */
     private StatusBlock.View view(final double intervalSeconds) {
-        return new StatusBlock.View(data.root(), Instant.now(), intervalSeconds,
+        final Instant now = Instant.now();
+        return new StatusBlock.View(data.root(), now, intervalSeconds,
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.engineOf(data.root()), gateways(), symbols, events == null ? 0 : events.unreadable(),
             alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage(),
-            cluster == null ? null : cluster.read());
+            cluster == null ? null : cluster.read(), publisher.read(now.toEpochMilli()));
     }
 
     /**

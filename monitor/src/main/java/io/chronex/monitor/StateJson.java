@@ -7,6 +7,7 @@ import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
 
@@ -56,6 +57,7 @@ public final class StateJson {
             }
             g.writeEndArray();
             processes(g, model, view);
+            publisher(g, view.publisher());
             cluster(g, view.cluster());
             flow(g, model, view);
             results(g, model, view);
@@ -104,9 +106,45 @@ public final class StateJson {
                 g.writeStringField("lastFailure", StatusBlock.failedEvents(failed));
             }
             sessions(g, gateway.sessions());
+            g.writeStringField("marketData", StatusBlock.marketDataSummary(gateway).replaceFirst("^, ", ""));
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /**
+     * {@code marketData}: the market-data publisher (DATA/marketdata/status) when one ever ran here: state, the block's
+     * words, incrementals per second (null: not known), the counters and the lag it measured (events and µs); absent
+     * when there is no status file.
+     */
+    private static void publisher(final JsonGenerator g, final PublisherView p) throws IOException {
+        if (p == null) {
+            return;
+        }
+        g.writeObjectFieldStart("marketData");
+        g.writeStringField("state", p.state().name());
+        g.writeStringField("status", p.describe());
+        if (p.state() != PublisherView.State.UNREADABLE) {
+            final MarketDataStatusFile.Snapshot s = p.status();
+            g.writeNumberField("pid", s.pid());
+            g.writeNumberField("heartbeatAgeMillis", p.heartbeatAgeMillis());
+            if (Double.isNaN(p.incrementalsPerSecond())) {
+                g.writeNullField("incrementalsPerSecond");
+            } else {
+                g.writeNumberField("incrementalsPerSecond", p.incrementalsPerSecond());
+            }
+            g.writeNumberField("incrementals", s.incrementals());
+            g.writeNumberField("lastSeq", s.lastSeq());
+            g.writeNumberField("snapshots", s.snapshots());
+            g.writeStringField("lastEventsIndexRead", StatusBlock.hex(s.lastEventsIndex()));
+            g.writeStringField("lastEventsIndexPublished", s.lastSentIndex() < 0 ? null : StatusBlock.hex(s.lastSentIndex()));
+            g.writeNumberField("lagEvents", s.lagEvents());
+            g.writeNumberField("lagMicros", s.lagMicros());
+            g.writeNumberField("backPressured", s.backPressured());
+            g.writeNumberField("givenUp", s.givenUp());
+            g.writeNumberField("noSubscriber", s.notConnected());
+        }
+        g.writeEndObject();
     }
 
     /**
@@ -166,6 +204,13 @@ public final class StateJson {
             g.writeNumberField("lastInboundSeqNum", s.lastInboundSeqNum());
             g.writeNumberField("lastOutboundSeqNum", s.lastOutboundSeqNum());
             g.writeNumberField("lastLogonEpochMillis", s.lastLogonEpochMillis());
+            g.writeObjectFieldStart("marketData");
+            g.writeNumberField("subscriptions", s.marketData().subscriptions());
+            g.writeBooleanField("stale", s.marketData().stale());
+            g.writeNumberField("staleEpisodes", s.marketData().staleEpisodes());
+            g.writeNumberField("snapshots", s.marketData().snapshots());
+            g.writeNumberField("incrementals", s.marketData().incrementals());
+            g.writeEndObject();
             g.writeEndObject();
         }
         g.writeEndArray();

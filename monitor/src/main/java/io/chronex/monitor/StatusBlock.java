@@ -6,6 +6,7 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.api.CommandType;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
@@ -39,12 +40,23 @@ public final class StatusBlock {
      * Everything the block shows besides the model. {@code intervalSeconds} is 0 for a single read
      * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then);
      * {@code alertP99Nanos} 0 turns the hop p99 alert off; {@code snapshotCheck} is null until a snapshot was checked;
-     * {@code cluster} is null unless the monitor was given --cluster.
+     * {@code cluster} is null unless the monitor was given --cluster; {@code publisher} is null when no market-data
+     * publisher ever ran on the data directory (no DATA/marketdata/status).
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
                        ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
                        long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck, Storage.Reading storage, List<QueueGap> damage,
-                       ClusterView.Snapshot cluster) {
+                       ClusterView.Snapshot cluster, PublisherView publisher) {
+        /** Without a market-data publisher. */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents, final long alertP99Nanos,
+                    final SnapshotCheck.Outcome snapshotCheck, final Storage.Reading storage, final List<QueueGap> damage,
+                    final ClusterView.Snapshot cluster) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents,
+                alertP99Nanos, snapshotCheck, storage, damage, cluster, null);
+        }
+
         /** Without a cluster (single host). */
         public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
                     final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
@@ -136,6 +148,10 @@ public final class StatusBlock {
                 alerts.add("GATEWAY " + g.id() + " GONE (pid " + g.status().pid() + ")");
             }
         }
+        final PublisherView publisher = view.publisher();
+        if (publisher != null && (publisher.state() == PublisherView.State.GONE || publisher.state() == PublisherView.State.STUCK)) {
+            alerts.add("MARKET-DATA PUBLISHER " + publisher.describe());
+        }
         if (view.cluster() != null) {
             alerts.addAll(view.cluster().alerts());
         }
@@ -194,9 +210,59 @@ public final class StatusBlock {
             line(out, "gateway %d  %s, %d commands appended%s, failed events %s, %s", g.id(), g.status().describe(),
                 model.commandsFromGateway(g.id()),
                 view.intervalSeconds() == 0 ? "" : " (" + model.lastIntervalCommandsFromGateway(g.id()) + " in the interval)",
-                failedEvents(failed), sessionsSummary(g));
+                failedEvents(failed), sessionsSummary(g) + marketDataSummary(g));
             sessions(out, g, view.intervalSeconds() > 0);
         }
+        publisher(out, view.publisher());
+    }
+
+    /**
+     * The market-data publisher (DATA/marketdata/status), when one ever ran here: alive or not, its rate, what it sent,
+     * and its lag behind the engine as it measured it at its last heartbeat.
+     */
+    private static void publisher(final StringBuilder out, final PublisherView p) {
+        if (p == null) {
+            return;
+        }
+        if (p.state() == PublisherView.State.UNREADABLE) {
+            line(out, "mdfeed   %s", p.describe());
+            return;
+        }
+        final MarketDataStatusFile.Snapshot s = p.status();
+        line(out, "mdfeed   %s, %s, %d incrementals (seq %d), %d snapshots", p.describe(), p.rate(), s.incrementals(), s.lastSeq(),
+            s.snapshots());
+        line(out, "         %s; last events index read %s, last published %s; back-pressure %d, given up %d, no subscriber %d",
+            publisherLag(s), hex(s.lastEventsIndex()), s.lastSentIndex() < 0 ? "none" : hex(s.lastSentIndex()), s.backPressured(),
+            s.givenUp(), s.notConnected());
+    }
+
+    /** "lag 3 events, 85 us" as the publisher measured it. */
+    static String publisherLag(final MarketDataStatusFile.Snapshot s) {
+        return "lag " + s.lagEvents() + " events, " + s.lagMicros() + " us";
+    }
+
+    /**
+     * ", market data 3 subscriptions (1 stale), 2 slow-subscriber episodes"; nothing when the file cannot be read or no
+     * session asked for market data since the gateway started.
+     */
+    static String marketDataSummary(final GatewayView g) {
+        final GatewaySessionsFile.Snapshot s = g.sessions();
+        if (s == null || s.problem() != null) {
+            return "";
+        }
+        long subscriptions = 0;
+        long stale = 0;
+        long episodes = 0;
+        for (final GatewaySessionsFile.Session session : s.sessions()) {
+            subscriptions += session.marketData().subscriptions();
+            stale += session.marketData().stale() ? session.marketData().subscriptions() : 0;
+            episodes += session.marketData().staleEpisodes();
+        }
+        if (subscriptions == 0 && episodes == 0 && !s.sessions().stream().anyMatch(x -> x.marketData().snapshots() > 0)) {
+            return ""; // no session of this gateway run ever asked for market data: nothing worth a place on the line
+        }
+        return ", market data " + subscriptions + " subscriptions" + (stale > 0 ? " (" + stale + " stale)" : "") + ", " + episodes
+            + " slow-subscriber episodes";
     }
 
     /** With --cluster: who leads, in which term, at which commit position, then one line per member (bin/cluster-status's). */
@@ -250,12 +316,22 @@ public final class StatusBlock {
             }
             final GatewaySessionsFile.Session was = sameRun ? before.sessions().get(i) : null;
             final boolean delta = was != null && was.senderCompId().equals(session.senderCompId());
-            line(out, "  session %-12s in %d%s, out %d%s; last MsgSeqNum in %d, out %d; logged on %s", session.senderCompId() + "->"
+            line(out, "  session %-12s in %d%s, out %d%s; last MsgSeqNum in %d, out %d; logged on %s%s", session.senderCompId() + "->"
                     + session.targetCompId(), session.messagesIn(), delta ? " (" + (session.messagesIn() - was.messagesIn()) + ")" : "",
                 session.messagesOut(), delta ? " (" + (session.messagesOut() - was.messagesOut()) + ")" : "",
                 session.lastInboundSeqNum(), session.lastOutboundSeqNum(),
-                session.lastLogonEpochMillis() == 0 ? "?" : Instant.ofEpochMilli(session.lastLogonEpochMillis()).toString());
+                session.lastLogonEpochMillis() == 0 ? "?" : Instant.ofEpochMilli(session.lastLogonEpochMillis()).toString(),
+                sessionMarketData(session.marketData()));
         }
+    }
+
+    /** "; market data 2 subscriptions, STALE, 1 slow-subscriber episodes, W 3, X 120" for a session that used it; else nothing. */
+    private static String sessionMarketData(final GatewaySessionsFile.MarketData md) {
+        if (md.subscriptions() == 0 && md.snapshots() == 0 && md.staleEpisodes() == 0) {
+            return "";
+        }
+        return "; market data " + md.subscriptions() + " subscriptions" + (md.stale() ? ", STALE" : "") + ", " + md.staleEpisodes()
+            + " slow-subscriber episodes, W " + md.snapshots() + ", X " + md.incrementals();
     }
 
     /** "0", the count with the last one's index and reason, or "? (why)" when the file cannot be read. */

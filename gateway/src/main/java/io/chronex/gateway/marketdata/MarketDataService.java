@@ -55,6 +55,15 @@ public final class MarketDataService {
 
         /** The session's name for the log. */
         String name(int session);
+
+        /**
+         * The session's market data changed: its live subscriptions, whether they are stale, and its slow-subscriber
+         * episodes, W and X since the service started (for the gateway's published sessions file). Called on the loop
+         * thread; must not allocate.
+         */
+        default void counts(final int session, final int subscriptions, final boolean stale, final long staleEpisodes,
+                            final long snapshots, final long incrementals) {
+        }
     }
 
     /** MDReqRejReason (281), FIX 4.4. */
@@ -121,6 +130,10 @@ public final class MarketDataService {
     private final boolean[] sessionStale;
     /** Slow-subscriber episodes of each session's current connection (the log says the 1st, 2nd, 4th, 8th ...). */
     private final int[] sessionEpisodes;
+    /** Per session since the service started, for {@link Output#counts}. */
+    private final long[] sessionStaleEpisodes;
+    private final long[] sessionSnapshots;
+    private final long[] sessionIncrementals;
     private boolean anyStale;
 
     /** Symbols the event being handled touched. */
@@ -181,6 +194,9 @@ public final class MarketDataService {
         this.requested = new SymbolState[symbolList.length];
         this.sessionStale = new boolean[allowed.length];
         this.sessionEpisodes = new int[allowed.length];
+        this.sessionStaleEpisodes = new long[allowed.length];
+        this.sessionSnapshots = new long[allowed.length];
+        this.sessionIncrementals = new long[allowed.length];
         for (int i = 0; i < allowed.length; i++) {
             bySession.add(new ArrayList<>());
         }
@@ -276,6 +292,7 @@ public final class MarketDataService {
         sub.stale = true;
         sessionStale[sub.session] = true;
         anyStale = true;
+        counts(sub.session);
     }
 
     /**
@@ -428,6 +445,10 @@ public final class MarketDataService {
             }
             out.end();
             incrementals++;
+            sessionIncrementals[sub.session]++;
+        }
+        if (n > 0) {
+            counts(sub.session);
         }
     }
 
@@ -559,6 +580,7 @@ public final class MarketDataService {
         }
         if (slow && !already) {
             staleEpisodes++;
+            sessionStaleEpisodes[session]++;
             final int episode = ++sessionEpisodes[session];
             // A client that stopped reading goes through a few episodes while its kernel buffer fills: not a line each.
             if ((episode & (episode - 1)) == 0) {
@@ -567,6 +589,12 @@ public final class MarketDataService {
                     + " each (episode " + episode + " of this connection)");
             }
         }
+        counts(session);
+    }
+
+    private void counts(final int session) {
+        out.counts(session, bySession.get(session).size(), sessionStale[session], sessionStaleEpisodes[session],
+            sessionSnapshots[session], sessionIncrementals[session]);
     }
 
     /**
@@ -588,6 +616,7 @@ public final class MarketDataService {
                 continue;
             }
             sessionStale[session] = false;
+            counts(session);
             final List<Subscription> subs = bySession.get(session);
             for (int i = 0; i < subs.size(); i++) {
                 final Subscription sub = subs.get(i);
@@ -638,6 +667,7 @@ public final class MarketDataService {
         subs.clear();
         sessionStale[session] = false;
         sessionEpisodes[session] = 0;
+        counts(session);
     }
 
     /** Live subscriptions of every session. */
@@ -797,6 +827,7 @@ public final class MarketDataService {
             }
         }
         live -= removed;
+        counts(session);
         if (removed == 0) {
             reject(session, m, NO_REASON, "unsubscribe: MDReqID " + new String(id, StandardCharsets.US_ASCII)
                 + " is not a live subscription of this session");
@@ -879,6 +910,8 @@ public final class MarketDataService {
         levels(e, s, 1, wo);
         out.end();
         snapshots++;
+        sessionSnapshots[session]++;
+        counts(session);
         if (sub != null && wb + wo < nb + no) {
             entries = 0;
             for (int side = 0; side < 2; side++) {

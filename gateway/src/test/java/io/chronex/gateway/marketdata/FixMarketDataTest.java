@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -70,7 +71,20 @@ class FixMarketDataTest {
         final List<Msg> messages = new ArrayList<>();
         /** The longest message written, in bytes. */
         int longest;
+        /** By session, the last counts reported for the sessions file: subscriptions, stale (1/0), episodes, W, X. */
+        final long[][] counts = new long[3][5];
         private int session;
+
+        @Override
+        public void counts(final int s, final int subscriptions, final boolean stale, final long staleEpisodes, final long snapshots,
+                           final long incrementals) {
+            counts[s] = new long[] {subscriptions, stale ? 1 : 0, staleEpisodes, snapshots, incrementals};
+        }
+
+        /** Messages of a type sent to a session. */
+        long sent(final int s, final String type) {
+            return messages.stream().filter(m -> m.session() == s && m.type().equals(type)).count();
+        }
 
         @Override
         public FixEncoder begin(final int s, final int msgType) {
@@ -328,7 +342,9 @@ class FixMarketDataTest {
                 }
             }
             if (n >= 1500 && n < 1700) {
-                // Over the limit: nothing for session 0 (the others go on).
+                // Over the limit: nothing for session 0 (the others go on); the sessions file says it is stale.
+                assertEquals(1, out.counts[0][1], "stale while over the limit");
+                assertEquals(1, out.counts[0][2], "one episode");
                 for (int i = beforeSlow; i < out.messages.size(); i++) {
                     assertTrue(out.messages.get(i).session() != 0, "a message for the slow session: " + out.messages.get(i));
                 }
@@ -366,6 +382,13 @@ class FixMarketDataTest {
         // every trade sent was a fill, and most fills were sent.
         assertTrue(clients.get(0).trades > 0 && clients.get(0).tradeQuantity <= filled, clients.get(0).trades + " trades");
         assertTrue(clients.get(1).trades == 0, "session 1 did not ask for trades");
+        // What the gateway publishes per session (gateways/N/sessions) is what was sent.
+        for (int s = 0; s < 2; s++) {
+            assertArrayEquals(new long[] {s == 0 ? 3 : 1, 0, s == 0 ? 1 : 0, out.sent(s, "W"), out.sent(s, "X")}, out.counts[s],
+                "session " + s + ": subscriptions, stale, episodes, W, X");
+        }
+        md.sessionEnded(0);
+        assertEquals(0, out.counts[0][0], "a session's subscriptions end with its connection");
     }
 
     /**

@@ -29,6 +29,13 @@ import java.util.Locale;
  * it and waits for the next snapshot cycle. Allocation-free when steady (a symbol's first snapshot allocates its entry).
  */
 public final class FeedState {
+    /** Told of every incremental the books take in sync, on the thread that hands the messages in (a benchmark's probe). */
+    @FunctionalInterface
+    public interface AppliedListener {
+        /** Incremental {@code seq}, appended by the engine at {@code engineAppendNanos}, has just been applied. */
+        void applied(long seq, long engineAppendNanos);
+    }
+
     /** What the client knows of one symbol. */
     public static final class SymbolState {
         private final int id;
@@ -39,6 +46,7 @@ public final class FeedState {
         private long snapshotSeq = -1;
         private long snapshotEventsIndex = -1;
         private boolean recovered;
+        private boolean complete = true;
         private long lastTradeId;
         private long lastTradePrice;
         private long lastTradeQuantity;
@@ -61,6 +69,11 @@ public final class FeedState {
         /** The symbol's price formatting, as bin/audit prints prices. */
         public SymbolSpec spec() {
             return spec;
+        }
+
+        /** False when the book came from a snapshot cut to its best levels (too deep for one message): levels may be missing. */
+        public boolean complete() {
+            return complete;
         }
 
         public boolean halted() {
@@ -122,6 +135,7 @@ public final class FeedState {
     private long applied;
     private long lastEngineAppendNanos;
     private long lastPublishNanos;
+    private AppliedListener listener;
 
     /** A client that buffers up to {@code recoveryBufferBytes} of incrementals while it recovers. */
     public FeedState(final int recoveryBufferBytes) {
@@ -146,14 +160,15 @@ public final class FeedState {
                 case HeartbeatDecoder.TEMPLATE_ID -> onHeartbeat(message, offset);
                 default -> unknown++;
             }
-        } catch (final IndexOutOfBoundsException | IllegalStateException e) {
+        } catch (final RuntimeException e) {
             // A message cut short or garbled on the way (bad input never stops the client): it may have been applied in
-            // part, so the books are no longer known good; treated as a gap.
+            // part, so the books are no longer known good; treated as a gap. Out of sync too, the buffer is dropped: a garbled
+            // incremental in it (only its sequence is read on the way in) would fail every replay of it.
             malformed++;
             if (synced) {
                 gaps++;
-                startRecovery();
             }
+            startRecovery();
         }
     }
 
@@ -174,6 +189,9 @@ public final class FeedState {
             }
             if (seq == lastSeq + 1) {
                 apply(incremental, false);
+                if (listener != null) {
+                    listener.applied(seq, incremental.engineAppendNanos());
+                }
                 return;
             }
             gaps++;
@@ -264,6 +282,7 @@ public final class FeedState {
             symbolList = grown;
         }
         symbol.halted = halted;
+        symbol.complete = snapshot.content() == Content.WHOLE;
         symbol.snapshotSeq = seq;
         symbol.snapshotEventsIndex = eventsIndex;
         symbol.recovered = true;
@@ -403,6 +422,14 @@ public final class FeedState {
     private boolean newerThanSnapshot(final int id, final long seq) {
         final SymbolState symbol = symbols.get(id);
         return symbol == null || seq > symbol.snapshotSeq;
+    }
+
+    /**
+     * Tells {@code appliedListener} (null: nobody) of each incremental applied in sync, right after its books changed;
+     * not of those replayed from the recovery buffer, which waited for a snapshot.
+     */
+    public void onApplied(final AppliedListener appliedListener) {
+        this.listener = appliedListener;
     }
 
     /** Whether every symbol's book is known up to {@link #lastSeq()} (false while joining or recovering). */

@@ -39,7 +39,8 @@ public final class MdClientMain {
           --seed N        the drop hook's random seed (default 1)
           --help          this text
 
-        Exits 0, or 1 when it never came into sync (no snapshot cycle reached it: is bin/marketdata running?).
+        Exits 0, or 1 when it never came into sync (no snapshot cycle reached it: is bin/marketdata running?) or was
+        stopped while recovering from a gap and did not come back into sync within two snapshot cycles.
         """;
 
     private MdClientMain() {
@@ -93,11 +94,25 @@ public final class MdClientMain {
                 throw new Tool.Failure("never came into sync: no snapshot cycle arrived on " + config.snapshotSubscription()
                     + " stream " + config.snapshotStream() + " (is bin/marketdata running?)");
             }
+            // Stopped while recovering from a gap: the books hold snapshots and not yet the incrementals after them, a mix of
+            // two points. Up to two more snapshot cycles to come back into sync before the books are printed as results.
+            final long settle = System.nanoTime() + 2 * config.snapshotIntervalNanos() + TimeUnit.SECONDS.toNanos(1);
+            while (!state.synced() && System.nanoTime() - settle < 0) {
+                idle.idle(client.poll());
+            }
+            if (!state.synced()) {
+                throw new Tool.Failure("stopped while recovering from a gap and not back in sync within two snapshot cycles: its books"
+                    + " are not valid at one point, so no RESULT is printed (gaps " + state.gaps() + ")");
+            }
             if (only != null && state.symbol(only) == null) {
                 throw new Tool.Failure("the feed has no symbol " + only);
             }
             for (final FeedState.SymbolState symbol : state.symbols()) {
                 if (only == null || only.equals(symbol.name())) {
+                    if (!symbol.complete()) {
+                        out.println("note: " + symbol.name() + "'s last snapshot was cut to its best levels (a book too deep for one"
+                            + " message): deeper levels may be missing below");
+                    }
                     out.println(state.resultLine(symbol));
                 }
             }

@@ -95,6 +95,10 @@ public final class PublisherAgent implements Agent {
     /** Incrementals sent without their groups, and snapshots cut to their best levels: too big for one message. */
     private long incrementalsLeftOut;
     private long snapshotsCut;
+    /** Events excerpts that could not be read: their market data, if any, is missing from the books. */
+    private long unreadable;
+    /** Where the next snapshot cycle starts: the symbol a cut cycle did not get to. */
+    private int firstSnapshotSlot;
     private long snapshotCyclesCut;
     private long notConnected;
     private long lagMicros;
@@ -155,6 +159,10 @@ public final class PublisherAgent implements Agent {
         }
         while (!pending && work < EVENTS_PER_TURN && tail.poll(onEvent, 1) > 0) {
             work++;
+            if (tail.unreadable() != unreadable) {
+                unreadable = tail.unreadable();
+                unreadableSaid(tail.lastIndex());
+            }
         }
         if (!pending && now - lastSendNanos >= config.heartbeatIntervalNanos()) {
             final int length = incrementalEncoder.heartbeat(seq, lastIndexRead, now);
@@ -184,21 +192,24 @@ public final class PublisherAgent implements Agent {
         final long[] recent = new long[REPUBLISH];
         // [0] market-data excerpts read, [1] of them up to the resume point, [2] 1 once past it
         final long[] counts = {0, 0, 0};
-        try (EventTail rebuild = new EventTail(events.createTailer())) {
-            final EventTail.Handler apply = (index, header, result) -> {
-                if (FeedEncoder.carriesMarketData(result)) {
-                    counts[0]++;
-                    if (counts[2] == 0) {
-                        recent[(int) (counts[1]++ % REPUBLISH)] = index;
-                        counts[2] = index == resumeAfter ? 1 : 0;
-                    }
-                    applyToBooks(result);
+        final EventTail rebuild = new EventTail(events.createTailer());
+        final EventTail.Handler apply = (index, header, result) -> {
+            if (FeedEncoder.carriesMarketData(result)) {
+                counts[0]++;
+                if (counts[2] == 0) {
+                    recent[(int) (counts[1]++ % REPUBLISH)] = index;
+                    counts[2] = index == resumeAfter ? 1 : 0;
                 }
-                booksThrough = index;
-            };
-            while (rebuild.poll(apply, 4096) > 0) {
-                // read to the end
+                applyToBooks(result);
             }
+            booksThrough = index;
+        };
+        while (rebuild.poll(apply, 4096) > 0) {
+            // read to the end
+        }
+        unreadable = rebuild.unreadable();
+        if (unreadable > 0) {
+            unreadableSaid(booksThrough);
         }
         if (resumeAfter >= 0 && counts[2] == 0) {
             // The predecessor's last message is not in this queue: it numbered another one, so this numbering is new.
@@ -213,16 +224,19 @@ public final class PublisherAgent implements Agent {
         lastIndexRead = booksThrough;
         final int again = (int) Math.min(counts[1], REPUBLISH);
         seq = counts[1] - again;
-        final ExcerptTailer tailer = events.createTailer();
         if (again > 0) {
+            rebuild.close();
+            final ExcerptTailer tailer = events.createTailer();
             final long from = recent[(int) ((counts[1] - again) % REPUBLISH)];
             if (!tailer.moveToIndex(from)) {
                 throw new IllegalStateException("cannot move to events index " + Long.toHexString(from) + " just read");
             }
+            tail = new EventTail(tailer);
         } else {
-            tailer.toEnd();
+            // Nothing to send again: go on right after the last excerpt the rebuild read, so that nothing the engine
+            // appended since (a publisher started together with the engine) is passed over.
+            tail = rebuild;
         }
-        tail = new EventTail(tailer);
         log.accept(String.format("marketdata: rebuilt from the events queue through %s in %d ms: %d market-data excerpts (seq %d);"
                 + " %s; sending from seq %d", Long.toHexString(booksThrough), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
             bookSeq, bookSeq, counts[2] == 1
@@ -321,13 +335,17 @@ public final class PublisherAgent implements Agent {
         }
     }
 
-    /** Every symbol's snapshot, all valid at the same sequence (no excerpt is read in between). */
+    /**
+     * Every symbol's snapshot, all valid at the same sequence (no excerpt is read in between). A cycle cut short by back
+     * pressure is taken up at the symbol it stopped at, so that the last symbols are not starved by the first ones.
+     */
     private int snapshotCycle(final long now) {
         if (now < nextSnapshotNanos) {
             return 0;
         }
         nextSnapshotNanos = now + config.snapshotIntervalNanos();
-        for (int slot = 0; slot < symbols.size(); slot++) {
+        for (int n = 0; n < symbols.size(); n++) {
+            final int slot = (firstSnapshotSlot + n) % symbols.size();
             final SymbolSpec symbol = symbols.get(slot);
             final int length = snapshotEncoder.snapshot(bookSeq, bookEventsIndex, symbol.id(), symbol.name(), symbol.priceScale(),
                 symbols.size(), halted[slot], books.book(symbol.id()), snapshots.maxMessageLength());
@@ -339,7 +357,8 @@ public final class PublisherAgent implements Agent {
             if (!offer(snapshots, snapshotEncoder, length)) {
                 // Cut short rather than wait: the next cycle comes soon, and incrementals must not wait for snapshots.
                 snapshotCyclesCut++;
-                return slot;
+                firstSnapshotSlot = slot;
+                return n;
             }
             snapshotsSent++;
         }
@@ -380,12 +399,23 @@ public final class PublisherAgent implements Agent {
         return cycle.toSequenceNumber(last) - cycle.toSequenceNumber(lastIndexRead);
     }
 
+    /**
+     * An events excerpt that cannot be read: whatever levels it changed are wrong in the books, in every snapshot and in
+     * every client's book from here on, and nothing in the events can repair that; said in the log (and counted in the status
+     * line) for an operator to restore the events queue.
+     */
+    private void unreadableSaid(final long near) {
+        log.accept("marketdata: " + unreadable + " events excerpts cannot be read (the last near index " + Long.toHexString(near)
+            + "): the levels they changed may be wrong in the books published from here on; restore the events queue"
+            + " (docs/recovery.md)");
+    }
+
     /** A status line: what was sent and how it went. */
     public String describe() {
         return String.format("marketdata: seq %d, events through %s, %d incrementals and %d snapshots sent, %d back-pressured"
                 + " (%d given up), %d snapshot cycles cut short, %d sent with no subscriber, %d too big (sent LEFT_OUT), %d snapshots"
-                + " cut to their best levels", seq, Long.toHexString(lastIndexRead), messages, snapshotsSent, backPressured, dropped,
-            snapshotCyclesCut, notConnected, incrementalsLeftOut, snapshotsCut);
+                + " cut to their best levels, %d events excerpts unreadable", seq, Long.toHexString(lastIndexRead), messages,
+            snapshotsSent, backPressured, dropped, snapshotCyclesCut, notConnected, incrementalsLeftOut, snapshotsCut, unreadable);
     }
 
     /** The last sequence sent. */

@@ -1,5 +1,6 @@
 package io.chronex.marketdata.publisher;
 
+import io.chronex.queues.MarketDataStatusFile;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -17,29 +18,26 @@ import java.nio.file.StandardOpenOption;
  * too and reads the longs; the heartbeat (wall-clock millis) says whether the publisher is alive.
  */
 public final class StatusFile implements AutoCloseable {
-    /** "CXMDSTAT" as a little-endian long: the file is ours. */
-    public static final long MAGIC = 0x5441_5453_444D_5843L;
-    public static final int VERSION = 1;
-    public static final int LENGTH = 128;
-    /** Field offsets (all longs). */
-    public static final int MAGIC_AT = 0;
-    public static final int VERSION_AT = 8;
-    public static final int PID_AT = 16;
-    public static final int HEARTBEAT_EPOCH_MILLIS_AT = 24;
-    public static final int MESSAGES_AT = 32;
-    public static final int LAST_EVENTS_INDEX_AT = 40;
-    public static final int SEQ_AT = 48;
-    public static final int BACK_PRESSURE_AT = 56;
-    public static final int DROPPED_AT = 64;
-    public static final int LAG_EVENTS_AT = 72;
-    public static final int LAG_MICROS_AT = 80;
-    public static final int SNAPSHOTS_AT = 88;
-    public static final int NOT_CONNECTED_AT = 96;
-    public static final int STARTED_EPOCH_MILLIS_AT = 104;
-    /** The events index of the last incremental handed to Aeron, stored on every send: where a restart resumes. */
-    public static final int LAST_SENT_INDEX_AT = 112;
-    /** The feed's epoch (random, kept while the file is: the file lives and dies with the data directory). */
-    public static final int EPOCH_AT = 120;
+    // The layout is defined once, in queues/codec, where the monitor reads it: these are its names here.
+    public static final long MAGIC = MarketDataStatusFile.MAGIC;
+    public static final int VERSION = MarketDataStatusFile.VERSION;
+    public static final int LENGTH = MarketDataStatusFile.LENGTH;
+    public static final int MAGIC_AT = MarketDataStatusFile.MAGIC_AT;
+    public static final int VERSION_AT = MarketDataStatusFile.VERSION_AT;
+    public static final int PID_AT = MarketDataStatusFile.PID_AT;
+    public static final int HEARTBEAT_EPOCH_MILLIS_AT = MarketDataStatusFile.HEARTBEAT_EPOCH_MILLIS_AT;
+    public static final int MESSAGES_AT = MarketDataStatusFile.MESSAGES_AT;
+    public static final int LAST_EVENTS_INDEX_AT = MarketDataStatusFile.LAST_EVENTS_INDEX_AT;
+    public static final int SEQ_AT = MarketDataStatusFile.SEQ_AT;
+    public static final int BACK_PRESSURE_AT = MarketDataStatusFile.BACK_PRESSURE_AT;
+    public static final int DROPPED_AT = MarketDataStatusFile.DROPPED_AT;
+    public static final int LAG_EVENTS_AT = MarketDataStatusFile.LAG_EVENTS_AT;
+    public static final int LAG_MICROS_AT = MarketDataStatusFile.LAG_MICROS_AT;
+    public static final int SNAPSHOTS_AT = MarketDataStatusFile.SNAPSHOTS_AT;
+    public static final int NOT_CONNECTED_AT = MarketDataStatusFile.NOT_CONNECTED_AT;
+    public static final int STARTED_EPOCH_MILLIS_AT = MarketDataStatusFile.STARTED_EPOCH_MILLIS_AT;
+    public static final int LAST_SENT_INDEX_AT = MarketDataStatusFile.LAST_SENT_INDEX_AT;
+    public static final int EPOCH_AT = MarketDataStatusFile.EPOCH_AT;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
@@ -66,7 +64,9 @@ public final class StatusFile implements AutoCloseable {
         buffer.putLong(VERSION_AT, VERSION);
         buffer.putLong(PID_AT, ProcessHandle.current().pid());
         buffer.putLong(STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
-        buffer.putLong(LAST_SENT_INDEX_AT, -1);
+        // The predecessor's resume point stays until this publisher sends its first message: killed during its rebuild (long
+        // on a long queue), it leaves the next one the same point instead of none.
+        buffer.putLong(LAST_SENT_INDEX_AT, previousLastSentIndex);
         buffer.putLong(EPOCH_AT, epoch);
         buffer.putLongVolatile(MAGIC_AT, MAGIC);
     }

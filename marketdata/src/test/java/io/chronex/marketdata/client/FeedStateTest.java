@@ -287,6 +287,41 @@ class FeedStateTest {
     }
 
     @Test
+    void aGarbledIncrementalBufferedWhileRecoveringDoesNotKeepTheClientOutOfSync() {
+        final Publisher publisher = new Publisher(13);
+        final FeedState state = new FeedState(1 << 20);
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        deliver(state, publisher.next());
+        publisher.next(); // lost: the next one shows the gap and the client buffers from there
+        deliver(state, publisher.next());
+        assertFalse(state.synced());
+        // A cycle taken now that arrives late, after the incrementals that follow it: its replay includes them.
+        final List<byte[]> late = publisher.snapshotCycle();
+        // An incremental with a level whose side byte no writer produces: only its sequence is read while it is buffered.
+        byte[] garbled = publisher.next();
+        final int levelsAt = MessageHeaderEncoder.ENCODED_LENGTH + IncrementalEncoder.BLOCK_LENGTH;
+        while (new UnsafeBuffer(garbled).getShort(levelsAt + 2) == 0) {
+            deliver(state, garbled);
+            garbled = publisher.next();
+        }
+        garbled[levelsAt + GroupSizeEncodingEncoder.ENCODED_LENGTH + IncrementalEncoder.LevelsEncoder.sideEncodingOffset()] = 7;
+        deliver(state, garbled);
+        for (int i = 0; i < 20; i++) {
+            deliver(state, publisher.next());
+        }
+        late.forEach(m -> deliver(state, m)); // replaying the garbled one fails: counted, and the buffer is dropped
+        assertEquals(1, state.malformed());
+        assertFalse(state.synced());
+        for (int i = 0; i < 20; i++) {
+            deliver(state, publisher.next());
+        }
+        publisher.snapshotCycle().forEach(m -> deliver(state, m));
+        deliver(state, publisher.heartbeat());
+        assertTrue(state.synced());
+        assertSameBooks(publisher, state);
+    }
+
+    @Test
     void duplicatesAndSnapshotsWhileInSyncChangeNothing() {
         final Publisher publisher = new Publisher(6);
         final FeedState state = new FeedState(1 << 20);

@@ -70,6 +70,25 @@ function renderTiles(s) {
   const total = s.latency.interval.total;
   text("totalP99", total.n ? "p99 " + us(total.p99) + " µs" : "no results");
   text("totalP50", total.n ? "p50 " + us(total.p50) + " µs · max " + us(total.max) + " µs · n " + fmt(total.n) : "in the last interval");
+  renderPublisher(s.marketData);
+}
+
+// The market-data publisher (DIR/marketdata/status): hidden when none ever ran on this data directory.
+function renderPublisher(md) {
+  el("mdTile").hidden = !md;
+  if (!md) return;
+  const publisher = el("mdPublisher");
+  publisher.className = "big state-" + md.state;
+  if (md.state === "UNREADABLE") {
+    publisher.textContent = "?";
+    text("mdDetail", md.status);
+    return;
+  }
+  publisher.textContent = md.state === "ALIVE" ? (md.incrementalsPerSecond === null ? "? /s" : fmt(md.incrementalsPerSecond) + " /s")
+    : md.state === "NOT_RUNNING" ? "not running" : md.state;
+  text("mdDetail", "lag " + fmt(md.lagEvents) + " events, " + fmt(md.lagMicros) + " µs · " + fmt(md.incrementals) + " incrementals, "
+    + fmt(md.snapshots) + " snapshots · back-pressure " + fmt(md.backPressured) + ", given up " + fmt(md.givenUp)
+    + " · last published " + (md.lastEventsIndexPublished || "none") + " · " + md.status);
 }
 
 function renderCharts(s) {
@@ -125,7 +144,8 @@ function renderTables(s) {
     }));
   const processes = [["engine", s.engine.status, s.engine.progress, "", ""]].concat(s.gateways.map(g =>
     ["gateway " + g.id, g.status, fmt(g.commands) + " commands (" + fmt(g.commandsInInterval) + " in the interval)",
-      g.sessions.problem ? "? (" + g.sessions.problem + ")" : g.sessions.loggedOn + " of " + g.sessions.configured + " logged on",
+      (g.sessions.problem ? "? (" + g.sessions.problem + ")" : g.sessions.loggedOn + " of " + g.sessions.configured + " logged on")
+        + (g.marketData ? ", " + g.marketData : ""),
       g.failedEvents ? g.lastFailure : "none"]));
   if (s.storage) {
     processes.push(["storage", s.storage.usableBytes < s.storage.reserveBytes ? "LOW" : "ok", s.storage.status, "", ""]);
@@ -133,11 +153,15 @@ function renderTables(s) {
   table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
   renderCluster(s.cluster);
   const sessions = [];
+  // Market data: live subscriptions (STALE while the client catches up), slow-subscriber episodes, W and X sent.
+  const md = m => (m.subscriptions || m.snapshots || m.staleEpisodes ? fmt(m.subscriptions) + (m.stale ? " STALE" : "") + " · "
+    + fmt(m.staleEpisodes) + " slow · W " + fmt(m.snapshots) + " · X " + fmt(m.incrementals) : "–");
   s.gateways.forEach(g => (g.sessions.list || []).filter(x => x.loggedOn).forEach(x => sessions.push(["gateway " + g.id, x.name,
     fmt(x.messagesIn), fmt(x.messagesOut), String(x.lastInboundSeqNum), String(x.lastOutboundSeqNum),
-    x.lastLogonEpochMillis ? new Date(x.lastLogonEpochMillis).toISOString().replace("T", " ").replace("Z", " UTC") : "–"])));
-  table("sessionTable", ["gateway", "session", "messages in", "out", "last MsgSeqNum in", "out", "logged on at"],
-    sessions.length ? sessions : [["none logged on", "", "", "", "", "", ""]]);
+    x.lastLogonEpochMillis ? new Date(x.lastLogonEpochMillis).toISOString().replace("T", " ").replace("Z", " UTC") : "–",
+    md(x.marketData)])));
+  table("sessionTable", ["gateway", "session", "messages in", "out", "last MsgSeqNum in", "out", "logged on at", "market data"],
+    sessions.length ? sessions : [["none logged on", "", "", "", "", "", "", ""]]);
   table("operatorTable", ["journal index", "command", "about", "engine's answer"],
     s.operator.last.length ? s.operator.last.map(o => [o.journalIndex, o.type, o.subject, o.answer]) : [["none", "", "", ""]]);
   const rejects = Object.entries(s.results.rejects).sort((a, b) => b[1] - a[1]);

@@ -5,6 +5,7 @@ import io.chronex.bench.loadgen.LoadGenMain;
 import io.chronex.engine.process.EngineMain;
 import io.chronex.gateway.GatewayMain;
 import io.chronex.monitor.Monitor;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.replay.Admin;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * page. Checks what a person would see: the figures there and changing, the four charts drawn with
  * the hops' lines, both books, the load generator's sessions, a halt issued with bin/admin and the
  * engine's answer to it, then the engine killed shown as GONE with an alert and the backlog's
- * age growing while the load goes on; and no error on
+ * age growing while the load goes on; a market-data publisher's status file in the feed tile; and no error on
  * the console throughout. Saves a screenshot as target/monitor-page.png.
  */
 class MonitorPageTest {
@@ -57,6 +60,16 @@ class MonitorPageTest {
         // Load for longer than the test needs: it is stopped with the others at the end.
         jvms.start(LoadGenMain.class.getName(), List.of("--port", port.group(1), "--sessions", "2", "--rate", "300", "--duration", "300",
             "--symbols", "ACME=100.00,GLOBEX=25.00", "--warmup", "0", "--quiet"), tmp.resolve("loadgen.out"));
+        // A market-data publisher's status file as one that stopped cleanly left it (its pid gone, no pid file): the page's
+        // feed tile shows it from the monitor's reading of the file.
+        final ByteBuffer status = ByteBuffer.allocate(MarketDataStatusFile.LENGTH).order(ByteOrder.nativeOrder());
+        status.putLong(MarketDataStatusFile.MAGIC_AT, MarketDataStatusFile.MAGIC).putLong(MarketDataStatusFile.VERSION_AT, 1)
+            .putLong(MarketDataStatusFile.PID_AT, 1L << 40)
+            .putLong(MarketDataStatusFile.HEARTBEAT_EPOCH_MILLIS_AT, System.currentTimeMillis())
+            .putLong(MarketDataStatusFile.MESSAGES_AT, 1234).putLong(MarketDataStatusFile.LAG_EVENTS_AT, 3)
+            .putLong(MarketDataStatusFile.LAG_MICROS_AT, 85).putLong(MarketDataStatusFile.LAST_SENT_INDEX_AT, -1);
+        Files.createDirectories(data.resolve("marketdata"));
+        Files.write(data.resolve("marketdata/status"), status.array());
         final Path monitorLog = tmp.resolve("monitor.out");
         final Process monitor = jvms.start(Monitor.class.getName(), List.of("--data-dir", data.toString(), "--config",
             ProjectRoot.resolve("config/engine.yaml").toString(), "--http", "127.0.0.1:0", "--interval", "500ms"), monitorLog);
@@ -75,6 +88,10 @@ class MonitorPageTest {
                 () -> !before.equals(text(browser, "flowInTotal")));
             assertTrue(text(browser, "flowInTotal").matches("[0-9,]+ commands in all"), text(browser, "flowInTotal"));
             assertEquals("alive", text(browser, "engine"));
+            assertEquals("not running", text(browser, "mdPublisher"));
+            assertTrue(text(browser, "mdDetail").startsWith("lag 3 events, 85 µs · 1,234 incrementals, 0 snapshots"),
+                text(browser, "mdDetail"));
+            assertTrue(browser.evaluate("!document.getElementById('mdTile').hidden").asBoolean(), "the feed tile shown");
             Await.until("a non-zero p50 of the journal hop in the latency table", 30,
                 () -> browser.evaluate("[...document.querySelectorAll('#latencyTable tr')].some(r => r.cells[0].textContent === 'journal'"
                     + " && parseFloat(r.cells[7].textContent.replace(/,/g, '')) > 0)").asBoolean());

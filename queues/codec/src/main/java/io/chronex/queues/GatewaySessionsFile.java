@@ -26,7 +26,7 @@ import java.util.List;
  *   0  i64 magic "CXGWSESS" (0x5353_4553_5747_5843)
  *   8  i32 version (1)
  *  12  i32 number of slots (the sessions configured for this gateway)
- *  16  i32 slot length in bytes (128 in version 1)
+ *  16  i32 slot length in bytes (192 since market data; 128 in files of gateways before it)
  *  20  i32 gateway id
  *  24  i64 when the gateway wrote the file (epoch ms, at its start)
  *  32  i64 the writing gateway's pid
@@ -45,6 +45,13 @@ import java.util.List;
  *  56  i64 last logout or disconnect, epoch ms (0: none since the gateway started)
  *  64  SenderCompID, US-ASCII, NUL padded, 32 bytes (the client's, as the gateway configuration names it)
  *  96  TargetCompID, US-ASCII, NUL padded, 32 bytes (the gateway's compId)
+ *     Market data (FIX, docs/gateway.md), in a slot of 192 bytes or more (read as 0 in a 128-byte slot):
+ * 128  i64 live market-data subscriptions of the session's current connection
+ * 136  i64 1 while its subscriptions are stale (it fell behind: no X until it has caught up and is re-snapshotted), else 0
+ * 144  i64 slow-subscriber episodes since the gateway started (times its subscriptions went stale)
+ * 152  i64 MarketDataSnapshotFullRefresh (W) sent since the gateway started, re-snapshots included
+ * 160  i64 MarketDataIncrementalRefresh (X) sent since the gateway started
+ * 168  24 bytes reserved (0)
  * </pre>
  * Compatibility: a later version may make the slot longer to add fields at its end without changing
  * the version (a reader uses the header's slot length to step and reads the fields it knows); the
@@ -82,7 +89,14 @@ public final class GatewaySessionsFile implements AutoCloseable {
     private static final int LOGOUT_OFFSET = 56;
     private static final int SENDER_OFFSET = 64;
     private static final int TARGET_OFFSET = 96;
-    public static final int SLOT_LENGTH = 128;
+    private static final int MD_SUBSCRIPTIONS_OFFSET = 128;
+    private static final int MD_STALE_OFFSET = 136;
+    private static final int MD_EPISODES_OFFSET = 144;
+    private static final int MD_SNAPSHOTS_OFFSET = 152;
+    private static final int MD_INCREMENTALS_OFFSET = 160;
+    /** The slot of gateways before market data: no market-data fields. */
+    static final int SLOT_LENGTH_V1 = 128;
+    public static final int SLOT_LENGTH = 192;
     /** More slots than any gateway configures; a header claiming more is not believed. */
     public static final int MAX_SLOTS = 65_536;
     /** Tries of a reader for a slot the gateway is changing; after them the slot is read as it is (each field is whole). */
@@ -90,7 +104,23 @@ public final class GatewaySessionsFile implements AutoCloseable {
 
     /** One session as a reader sees it. Sequence numbers are 0 when none is known. */
     public record Session(String senderCompId, String targetCompId, boolean loggedOn, long messagesIn, long messagesOut,
-                          long lastInboundSeqNum, long lastOutboundSeqNum, long lastLogonEpochMillis, long lastLogoutEpochMillis) {
+                          long lastInboundSeqNum, long lastOutboundSeqNum, long lastLogonEpochMillis, long lastLogoutEpochMillis,
+                          MarketData marketData) {
+        /** With no market data (a file of a gateway before it, or a session that never subscribed). */
+        public Session(final String senderCompId, final String targetCompId, final boolean loggedOn, final long messagesIn,
+                       final long messagesOut, final long lastInboundSeqNum, final long lastOutboundSeqNum, final long lastLogonEpochMillis,
+                       final long lastLogoutEpochMillis) {
+            this(senderCompId, targetCompId, loggedOn, messagesIn, messagesOut, lastInboundSeqNum, lastOutboundSeqNum,
+                lastLogonEpochMillis, lastLogoutEpochMillis, MarketData.NONE);
+        }
+    }
+
+    /**
+     * A session's FIX market data: live subscriptions now, whether they are stale (waiting for the client to catch up),
+     * and counts since the gateway started.
+     */
+    public record MarketData(long subscriptions, boolean stale, long staleEpisodes, long snapshots, long incrementals) {
+        public static final MarketData NONE = new MarketData(0, false, 0, 0, 0);
     }
 
     /**
@@ -221,6 +251,21 @@ public final class GatewaySessionsFile implements AutoCloseable {
         end(at);
     }
 
+    /**
+     * The session's market data changed (a subscription, an unsubscribe, a W or X sent, it went stale or was
+     * re-snapshotted): its counts as {@code MarketDataService} keeps them.
+     */
+    public void marketData(final int slot, final long subscriptions, final boolean stale, final long staleEpisodes,
+                           final long snapshots, final long incrementals) {
+        final int at = begin(slot);
+        buffer.putLong(at + MD_SUBSCRIPTIONS_OFFSET, subscriptions);
+        buffer.putLong(at + MD_STALE_OFFSET, stale ? 1 : 0);
+        buffer.putLong(at + MD_EPISODES_OFFSET, staleEpisodes);
+        buffer.putLong(at + MD_SNAPSHOTS_OFFSET, snapshots);
+        buffer.putLong(at + MD_INCREMENTALS_OFFSET, incrementals);
+        end(at);
+    }
+
     /** A message given the session's next outbound MsgSeqNum (stored, then written now or resent on the next logon). */
     public void messageOut(final int slot, final long msgSeqNum) {
         final int at = begin(slot);
@@ -279,7 +324,7 @@ public final class GatewaySessionsFile implements AutoCloseable {
         }
         final int slots = b.getInt(SLOTS_OFFSET);
         final int slotLength = b.getInt(SLOT_LENGTH_OFFSET);
-        if (slots < 0 || slots > MAX_SLOTS || slotLength < SLOT_LENGTH || slotLength > 1024 || slotLength % 8 != 0) {
+        if (slots < 0 || slots > MAX_SLOTS || slotLength < SLOT_LENGTH_V1 || slotLength > 1024 || slotLength % 8 != 0) {
             return Snapshot.bad("sessions file header is damaged (" + slots + " slots of " + slotLength + " bytes)");
         }
         final long needed = HEADER_LENGTH + (long) slots * slotLength;
@@ -289,13 +334,13 @@ public final class GatewaySessionsFile implements AutoCloseable {
         }
         final List<Session> sessions = new ArrayList<>(slots);
         for (int i = 0; i < slots; i++) {
-            sessions.add(readSlot(b, HEADER_LENGTH + i * slotLength));
+            sessions.add(readSlot(b, HEADER_LENGTH + i * slotLength, slotLength >= MD_INCREMENTALS_OFFSET + 8));
         }
         return new Snapshot(version, b.getInt(GATEWAY_OFFSET), b.getLong(WRITTEN_OFFSET), b.getLong(PID_OFFSET), List.copyOf(sessions),
             null);
     }
 
-    private static Session readSlot(final UnsafeBuffer b, final int at) {
+    private static Session readSlot(final UnsafeBuffer b, final int at, final boolean withMarketData) {
         for (int attempt = 0; ; attempt++) {
             final long before = b.getLongVolatile(at + CHANGES_OFFSET);
             if ((before & 1) != 0 && attempt < READ_ATTEMPTS) {
@@ -309,11 +354,14 @@ public final class GatewaySessionsFile implements AutoCloseable {
             final long lastOut = b.getLong(at + LAST_OUT_SEQ_OFFSET);
             final long logon = b.getLong(at + LOGON_OFFSET);
             final long logout = b.getLong(at + LOGOUT_OFFSET);
+            final MarketData md = withMarketData ? new MarketData(b.getLong(at + MD_SUBSCRIPTIONS_OFFSET),
+                b.getLong(at + MD_STALE_OFFSET) != 0, b.getLong(at + MD_EPISODES_OFFSET), b.getLong(at + MD_SNAPSHOTS_OFFSET),
+                b.getLong(at + MD_INCREMENTALS_OFFSET)) : MarketData.NONE;
             VarHandle.loadLoadFence();
             // Same even count before and after: no change in between. A gateway killed mid-change leaves it odd: read as it is.
             if (b.getLongVolatile(at + CHANGES_OFFSET) == before || attempt >= READ_ATTEMPTS) {
                 return new Session(compId(b, at + SENDER_OFFSET), compId(b, at + TARGET_OFFSET), loggedOn, in, out, lastIn, lastOut,
-                    logon, logout);
+                    logon, logout, md);
             }
         }
     }

@@ -58,6 +58,16 @@ class GatewaySessionsFileTest {
             assertEquals(2_000, after.lastLogonEpochMillis());
             assertEquals(3_000, after.lastLogoutEpochMillis());
             assertEquals(3, after.messagesIn());
+            assertEquals(GatewaySessionsFile.MarketData.NONE, after.marketData());
+
+            f.marketData(1, 2, true, 3, 4, 5);
+            assertEquals(new GatewaySessionsFile.MarketData(2, true, 3, 4, 5),
+                GatewaySessionsFile.read(file()).sessions().get(1).marketData());
+            f.marketData(1, 0, false, 3, 6, 5);
+            final GatewaySessionsFile.Session bob = GatewaySessionsFile.read(file()).sessions().get(1);
+            assertEquals(new GatewaySessionsFile.MarketData(0, false, 3, 6, 5), bob.marketData());
+            assertEquals("B".repeat(32), bob.senderCompId());
+            assertEquals(GatewaySessionsFile.MarketData.NONE, GatewaySessionsFile.read(file()).sessions().get(0).marketData());
         }
         assertEquals(GatewaySessionsFile.HEADER_LENGTH + 2 * GatewaySessionsFile.SLOT_LENGTH, file().toFile().length());
     }
@@ -105,9 +115,9 @@ class GatewaySessionsFileTest {
         putInt(8, GatewaySessionsFile.VERSION);
 
         putInt(12, 3); // claims 3 slots, holds 2
-        assertProblem("truncated: 320 bytes, its header needs 448 for 3 sessions");
+        assertProblem("truncated: 448 bytes, its header needs 640 for 3 sessions");
         putInt(12, -1);
-        assertProblem("header is damaged (-1 slots of 128 bytes)");
+        assertProblem("header is damaged (-1 slots of 192 bytes)");
         putInt(12, 2);
         putInt(16, 12);
         assertProblem("header is damaged (2 slots of 12 bytes)");
@@ -133,15 +143,16 @@ class GatewaySessionsFileTest {
 
     @Test
     void aLongerSlotOfALaterWriterIsReadForTheFieldsThisReaderKnows() throws IOException {
-        // A later gateway that added fields at the end of each slot (slot length 192) without a new version.
-        final int slotLength = 192;
+        // A later gateway that added fields at the end of each slot (slot length 256) without a new version.
+        final int slotLength = 256;
         final ByteBuffer b = ByteBuffer.allocate(GatewaySessionsFile.HEADER_LENGTH + 2 * slotLength).order(ByteOrder.nativeOrder());
         b.putLong(0, GatewaySessionsFile.MAGIC).putInt(8, 1).putInt(12, 2).putInt(16, slotLength).putInt(20, 4);
         for (int i = 0; i < 2; i++) {
             final int at = GatewaySessionsFile.HEADER_LENGTH + i * slotLength;
             b.putInt(at + 8, 1).putLong(at + 16, 10 + i).putLong(at + 24, 20 + i);
             b.put(at + 64, (byte) ('X' + i));
-            b.putLong(at + 150, -1L); // a field this reader does not know
+            b.putLong(at + 128, 3 + i); // market-data subscriptions
+            b.putLong(at + 200, -1L); // a field this reader does not know
         }
         Files.write(file(), b.array());
         final GatewaySessionsFile.Snapshot s = GatewaySessionsFile.read(file());
@@ -151,6 +162,26 @@ class GatewaySessionsFileTest {
         assertEquals("Y", s.sessions().get(1).senderCompId());
         assertEquals(11, s.sessions().get(1).messagesIn());
         assertEquals(21, s.sessions().get(1).messagesOut());
+        assertEquals(4, s.sessions().get(1).marketData().subscriptions());
+    }
+
+    @Test
+    void aSlotOfAGatewayBeforeMarketDataReadsAsNoMarketData() throws IOException {
+        // 128-byte slots, as gateways wrote them before market data; bytes after the file's end must not be read as fields.
+        final int slotLength = 128;
+        final ByteBuffer b = ByteBuffer.allocate(GatewaySessionsFile.HEADER_LENGTH + 2 * slotLength).order(ByteOrder.nativeOrder());
+        b.putLong(0, GatewaySessionsFile.MAGIC).putInt(8, 1).putInt(12, 2).putInt(16, slotLength).putInt(20, 1);
+        b.putInt(GatewaySessionsFile.HEADER_LENGTH + 8, 1).put(GatewaySessionsFile.HEADER_LENGTH + 64, (byte) 'A');
+        // The second slot's first field lies where a 192-byte first slot would have its market data.
+        b.putLong(GatewaySessionsFile.HEADER_LENGTH + slotLength + 16, 7);
+        b.put(GatewaySessionsFile.HEADER_LENGTH + slotLength + 64, (byte) 'B');
+        Files.write(file(), b.array());
+        final GatewaySessionsFile.Snapshot s = GatewaySessionsFile.read(file());
+        assertNull(s.problem());
+        assertEquals(List.of("A", "B"), s.sessions().stream().map(GatewaySessionsFile.Session::senderCompId).toList());
+        assertEquals(7, s.sessions().get(1).messagesIn());
+        assertEquals(GatewaySessionsFile.MarketData.NONE, s.sessions().get(0).marketData());
+        assertEquals(GatewaySessionsFile.MarketData.NONE, s.sessions().get(1).marketData());
     }
 
     private GatewaySessionsFile.Snapshot assertProblem(final String expected) {
