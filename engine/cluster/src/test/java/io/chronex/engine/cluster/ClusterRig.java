@@ -79,17 +79,29 @@ final class ClusterRig implements AutoCloseable {
 
     /** Starts (or restarts, on the same directory) member {@code id} and waits until it runs (after any wait for stale files). */
     void startMember(final int id) throws IOException, InterruptedException {
+        launchMember(id);
+        awaitRunning(id);
+    }
+
+    private void launchMember(final int id) throws IOException {
         final Path out = output("node-" + id + "-run-" + (++memberRuns[id]));
         memberOutputs[id] = out;
         members[id] = jvms.start(ChildJvm.command("256m", "-XX:+UseSerialGC", ClusterNodeMain.class.getName(), List.of("--id",
             Integer.toString(id), "--cluster", cluster.file().toString(), "--config", engineYaml.toString(), "--data-dir",
             memberDirs[id].toString(), "--idle", "backoff")), out);
-        ChildJvm.awaitLine(members[id], out, "cluster-node " + id + " running");
     }
 
+    private void awaitRunning(final int id) throws IOException, InterruptedException {
+        ChildJvm.awaitLine(members[id], memberOutputs[id], "cluster-node " + id + " running");
+    }
+
+    /** Every member started at once, as an operator's script would, then each awaited. */
     void startMembers() throws IOException, InterruptedException {
         for (int id = 0; id < MEMBERS; id++) {
-            startMember(id);
+            launchMember(id);
+        }
+        for (int id = 0; id < MEMBERS; id++) {
+            awaitRunning(id);
         }
     }
 
