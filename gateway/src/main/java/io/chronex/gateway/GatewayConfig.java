@@ -91,21 +91,21 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
             }
             symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize()));
         }
-        final int maxLength = (int) bounded(yaml, top, "maxMessageLength", 4096, 256, 1 << 20);
-        final int maxConnections = (int) bounded(yaml, top, "maxConnections", 64, 1, 100_000);
-        final int perAddress = (int) bounded(yaml, top, "maxUnauthenticatedPerAddress", 8, 1, 100_000);
-        final int logonTimeout = (int) bounded(yaml, top, "logonTimeoutSeconds", 10, 1, 3600);
-        final int throttle = (int) bounded(yaml, top, "throttlePerSecond", 0, 0, 100_000_000);
+        final int maxLength = (int) yaml.bounded(top, "maxMessageLength", 4096, 256, 1 << 20);
+        final int maxConnections = (int) yaml.bounded(top, "maxConnections", 64, 1, 100_000);
+        final int perAddress = (int) yaml.bounded(top, "maxUnauthenticatedPerAddress", 8, 1, 100_000);
+        final int logonTimeout = (int) yaml.bounded(top, "logonTimeoutSeconds", 10, 1, 3600);
+        final int throttle = (int) yaml.bounded(top, "throttlePerSecond", 0, 0, 100_000_000);
         // A client whose socket takes none of our output for this long is cut (it gets the rest by resend).
-        final int writeStall = (int) bounded(yaml, top, "writeStallSeconds", 30, 1, 3600);
+        final int writeStall = (int) yaml.bounded(top, "writeStallSeconds", 30, 1, 3600);
         final long storageReserve = storageReserve(yaml, top);
         // 0 switches the check off (a replay of old traffic, a test clock); FIX 4.4 test case 2 (SendingTime accuracy) asks for one.
-        final int sendingTimeTolerance = (int) bounded(yaml, top, "sendingTimeToleranceSeconds", DEFAULT_SENDING_TIME_TOLERANCE_SECONDS,
+        final int sendingTimeTolerance = (int) yaml.bounded(top, "sendingTimeToleranceSeconds", DEFAULT_SENDING_TIME_TOLERANCE_SECONDS,
             0, 86_400);
         final boolean validateUnused = !top.containsKey("validateUnusedFields") || yaml.bool(top.get("validateUnusedFields"));
-        final int mdBacklog = (int) bounded(yaml, top, "marketDataMaxBacklog", DEFAULT_MARKET_DATA_MAX_BACKLOG, 1, 10_000_000);
+        final int mdBacklog = (int) yaml.bounded(top, "marketDataMaxBacklog", DEFAULT_MARKET_DATA_MAX_BACKLOG, 1, 10_000_000);
         // Each subscription costs memory and work on every event of its symbol: a client looping V with new MDReqIDs is bounded.
-        final int mdSubscriptions = (int) bounded(yaml, top, "marketDataMaxSubscriptions", DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS, 1,
+        final int mdSubscriptions = (int) yaml.bounded(top, "marketDataMaxSubscriptions", DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS, 1,
             100_000);
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
@@ -138,7 +138,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(m.get("gateway"), "gateway must be 1..999");
             }
             final long sessionThrottle = m.containsKey("throttlePerSecond")
-                ? bounded(yaml, m, "throttlePerSecond", 0, 0, 100_000_000) : throttle;
+                ? yaml.bounded(m, "throttlePerSecond", 0, 0, 100_000_000) : throttle;
             sessions.add(new Session(sender, m.containsKey("password") ? yaml.scalar(m.get("password")) : null, (int) gateway,
                 account, m.containsKey("cancelOnDisconnect") && yaml.bool(m.get("cancelOnDisconnect")), (int) sessionThrottle,
                 !m.containsKey("marketData") || yaml.bool(m.get("marketData"))));
@@ -160,14 +160,6 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
     }
 
-    private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,
-                                final long min, final long max) throws ConfigException {
-        final long value = yaml.optional(m, key, fallback);
-        if (value < min || value > max) {
-            throw yaml.error(m.get(key), key + " must be " + min + ".." + max);
-        }
-        return value;
-    }
 
     private static void checkCompId(final ConfigYaml yaml, final Node node, final String id) throws ConfigException {
         if (id.isEmpty() || id.length() > 32) {

@@ -39,8 +39,8 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
         final Node root = yaml.root("the channels");
         final Map<String, Node> m = yaml.mapping(root, KEYS);
         final Path folder = file.toAbsolutePath().getParent();
-        final int incrementalStream = (int) bounded(yaml, m, "incrementalStream", 1001, 1, Integer.MAX_VALUE);
-        final int snapshotStream = (int) bounded(yaml, m, "snapshotStream", 1002, 1, Integer.MAX_VALUE);
+        final int incrementalStream = (int) yaml.bounded(m, "incrementalStream", 1001, 1, Integer.MAX_VALUE);
+        final int snapshotStream = (int) yaml.bounded(m, "snapshotStream", 1002, 1, Integer.MAX_VALUE);
         final String incPub = channel(yaml, m, "incrementalPublication", publication(40456));
         final String snapPub = channel(yaml, m, "snapshotPublication", publication(40457));
         if (incPub.equals(snapPub) && incrementalStream == snapshotStream) {
@@ -48,13 +48,13 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
         }
         return new FeedConfig(incPub, channel(yaml, m, "incrementalSubscription", subscription(40456)), incrementalStream,
             snapPub, channel(yaml, m, "snapshotSubscription", subscription(40457)), snapshotStream,
-            bounded(yaml, m, "snapshotIntervalMs", 500, 10, 600_000) * 1_000_000L,
-            bounded(yaml, m, "heartbeatIntervalMs", 200, 10, 60_000) * 1_000_000L,
+            yaml.bounded(m, "snapshotIntervalMs", 500, 10, 600_000) * 1_000_000L,
+            yaml.bounded(m, "heartbeatIntervalMs", 200, 10, 60_000) * 1_000_000L,
             folder.resolve(yaml.optionalString(m, "aeronDir", "/dev/shm/chronex-aeron")).normalize(),
             (int) size(yaml, m, "termLength", 16L << 20, 64 * 1024, 1L << 30, true),
             folder.resolve(yaml.optionalString(m, "engineConfig", "engine.yaml")).normalize(),
             (int) size(yaml, m, "recoveryBufferBytes", 8L << 20, 64 * 1024, 1L << 30, false),
-            bounded(yaml, m, "backPressureLimitMs", 100, 1, 60_000) * 1_000_000L);
+            yaml.bounded(m, "backPressureLimitMs", 100, 1, 60_000) * 1_000_000L);
     }
 
     private static String channel(final ConfigYaml yaml, final Map<String, Node> m, final String key, final String fallback)
@@ -66,14 +66,6 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
         return value;
     }
 
-    private static long bounded(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,
-                                final long min, final long max) throws ConfigException {
-        final long value = yaml.optional(m, key, fallback);
-        if (value < min || value > max) {
-            throw yaml.error(m.get(key), key + " must be " + min + ".." + max + ", found " + value);
-        }
-        return value;
-    }
 
     private static long size(final ConfigYaml yaml, final Map<String, Node> m, final String key, final long fallback,
                              final long min, final long max, final boolean powerOfTwo) throws ConfigException {

@@ -6,11 +6,11 @@ import io.chronex.marketdata.client.FeedClient;
 import io.chronex.marketdata.client.FeedState;
 import io.chronex.marketdata.client.MdClientMain;
 import io.chronex.marketdata.publisher.PublisherMain;
-import io.chronex.marketdata.publisher.StatusFile;
 import io.chronex.marketdata.sbe.IncrementalDecoder;
 import io.chronex.marketdata.sbe.MessageHeaderDecoder;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.FreePorts;
@@ -110,10 +110,11 @@ class FeedEndToEndTest {
                     assertTrue(lateState.recoveries() >= 1);
                     final Path status = dataDir.resolve("marketdata").resolve("status");
                     Await.until("the status file shows the last index", 10,
-                        () -> StatusFile.read(status, StatusFile.LAST_EVENTS_INDEX_AT) == last);
-                    assertEquals(StatusFile.MAGIC, StatusFile.read(status, StatusFile.MAGIC_AT));
-                    assertEquals(publisher.pid(), StatusFile.read(status, StatusFile.PID_AT), "pid");
-                    assertEquals(lateState.lastSeq(), StatusFile.read(status, StatusFile.SEQ_AT));
+                        () -> MarketDataStatusFile.read(status) != null && MarketDataStatusFile.read(status).lastEventsIndex() == last);
+                    final MarketDataStatusFile.Snapshot written = MarketDataStatusFile.read(status);
+                    assertEquals(null, written.problem(), "the publisher's own file, of the version the monitor reads");
+                    assertEquals(publisher.pid(), written.pid(), "pid");
+                    assertEquals(lateState.lastSeq(), written.lastSeq());
                     assertMdClientPrintsTheEnginesBooks(writer, last);
                 }
             }

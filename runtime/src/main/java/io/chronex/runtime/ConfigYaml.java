@@ -119,6 +119,16 @@ public final class ConfigYaml {
         return m.containsKey(key) ? number(m.get(key), key) : fallback;
     }
 
+    /** {@link #optional(Map, String, long)}, refused with file:line unless within min..max. */
+    public long bounded(final Map<String, Node> m, final String key, final long fallback, final long min, final long max)
+        throws ConfigException {
+        final long value = optional(m, key, fallback);
+        if (value < min || value > max) {
+            throw error(m.get(key), key + " must be " + min + ".." + max + ", found " + value);
+        }
+        return value;
+    }
+
     public String optionalString(final Map<String, Node> m, final String key, final String fallback) throws ConfigException {
         return m.containsKey(key) ? scalar(m.get(key)) : fallback;
     }

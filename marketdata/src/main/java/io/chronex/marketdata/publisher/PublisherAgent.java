@@ -12,6 +12,7 @@ import io.chronex.marketdata.FeedEncoder;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.book.Books;
 import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.DutyCycle;
@@ -370,16 +371,16 @@ public final class PublisherAgent implements Agent {
             return 0;
         }
         nextStatusNanos = now + STATUS_NANOS;
-        status.put(StatusFile.HEARTBEAT_EPOCH_MILLIS_AT, System.currentTimeMillis());
-        status.put(StatusFile.MESSAGES_AT, messages);
-        status.put(StatusFile.LAST_EVENTS_INDEX_AT, lastIndexRead);
-        status.put(StatusFile.SEQ_AT, seq);
-        status.put(StatusFile.BACK_PRESSURE_AT, backPressured);
-        status.put(StatusFile.DROPPED_AT, dropped);
-        status.put(StatusFile.LAG_EVENTS_AT, lagEvents());
-        status.put(StatusFile.LAG_MICROS_AT, lagMicros);
-        status.put(StatusFile.SNAPSHOTS_AT, snapshotsSent);
-        status.put(StatusFile.NOT_CONNECTED_AT, notConnected);
+        status.put(MarketDataStatusFile.HEARTBEAT_EPOCH_MILLIS_AT, System.currentTimeMillis());
+        status.put(MarketDataStatusFile.MESSAGES_AT, messages);
+        status.put(MarketDataStatusFile.LAST_EVENTS_INDEX_AT, lastIndexRead);
+        status.put(MarketDataStatusFile.SEQ_AT, seq);
+        status.put(MarketDataStatusFile.BACK_PRESSURE_AT, backPressured);
+        status.put(MarketDataStatusFile.DROPPED_AT, dropped);
+        status.put(MarketDataStatusFile.LAG_EVENTS_AT, lagEvents());
+        status.put(MarketDataStatusFile.LAG_MICROS_AT, lagMicros);
+        status.put(MarketDataStatusFile.SNAPSHOTS_AT, snapshotsSent);
+        status.put(MarketDataStatusFile.NOT_CONNECTED_AT, notConnected);
         return 1;
     }
 

@@ -13,31 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The publisher's status for the monitor: DATA/marketdata/status, a fixed {@value #LENGTH}-byte file of little-endian
+ * The publisher's status for the monitor: DATA/marketdata/status, a fixed-length file of little-endian
  * longs, memory-mapped and rewritten in place about once a second (docs/marketdata.md, "Status file"). A reader maps it
  * too and reads the longs; the heartbeat (wall-clock millis) says whether the publisher is alive.
  */
 public final class StatusFile implements AutoCloseable {
-    // The layout is defined once, in queues/codec, where the monitor reads it: these are its names here.
-    public static final long MAGIC = MarketDataStatusFile.MAGIC;
-    public static final int VERSION = MarketDataStatusFile.VERSION;
-    public static final int LENGTH = MarketDataStatusFile.LENGTH;
-    public static final int MAGIC_AT = MarketDataStatusFile.MAGIC_AT;
-    public static final int VERSION_AT = MarketDataStatusFile.VERSION_AT;
-    public static final int PID_AT = MarketDataStatusFile.PID_AT;
-    public static final int HEARTBEAT_EPOCH_MILLIS_AT = MarketDataStatusFile.HEARTBEAT_EPOCH_MILLIS_AT;
-    public static final int MESSAGES_AT = MarketDataStatusFile.MESSAGES_AT;
-    public static final int LAST_EVENTS_INDEX_AT = MarketDataStatusFile.LAST_EVENTS_INDEX_AT;
-    public static final int SEQ_AT = MarketDataStatusFile.SEQ_AT;
-    public static final int BACK_PRESSURE_AT = MarketDataStatusFile.BACK_PRESSURE_AT;
-    public static final int DROPPED_AT = MarketDataStatusFile.DROPPED_AT;
-    public static final int LAG_EVENTS_AT = MarketDataStatusFile.LAG_EVENTS_AT;
-    public static final int LAG_MICROS_AT = MarketDataStatusFile.LAG_MICROS_AT;
-    public static final int SNAPSHOTS_AT = MarketDataStatusFile.SNAPSHOTS_AT;
-    public static final int NOT_CONNECTED_AT = MarketDataStatusFile.NOT_CONNECTED_AT;
-    public static final int STARTED_EPOCH_MILLIS_AT = MarketDataStatusFile.STARTED_EPOCH_MILLIS_AT;
-    public static final int LAST_SENT_INDEX_AT = MarketDataStatusFile.LAST_SENT_INDEX_AT;
-    public static final int EPOCH_AT = MarketDataStatusFile.EPOCH_AT;
 
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
@@ -50,25 +30,27 @@ public final class StatusFile implements AutoCloseable {
             Files.createDirectories(file.getParent());
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, LENGTH);
+                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, MarketDataStatusFile.LENGTH);
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
         buffer = new UnsafeBuffer(mapped);
-        final boolean ours = buffer.getLong(MAGIC_AT) == MAGIC && buffer.getLong(VERSION_AT) == VERSION;
-        previousLastSentIndex = ours ? buffer.getLong(LAST_SENT_INDEX_AT) : -1;
-        final long previousEpoch = ours ? buffer.getLong(EPOCH_AT) : 0;
+        // The layout is MarketDataStatusFile's (queues/codec), defined once where the monitor reads it.
+        final boolean ours = buffer.getLong(MarketDataStatusFile.MAGIC_AT) == MarketDataStatusFile.MAGIC
+            && buffer.getLong(MarketDataStatusFile.VERSION_AT) == MarketDataStatusFile.VERSION;
+        previousLastSentIndex = ours ? buffer.getLong(MarketDataStatusFile.LAST_SENT_INDEX_AT) : -1;
+        final long previousEpoch = ours ? buffer.getLong(MarketDataStatusFile.EPOCH_AT) : 0;
         epoch = previousEpoch != 0 ? previousEpoch : newEpoch();
-        buffer.setMemory(0, LENGTH, (byte) 0);
-        buffer.putLong(VERSION_AT, VERSION);
-        buffer.putLong(PID_AT, ProcessHandle.current().pid());
-        buffer.putLong(STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
+        buffer.setMemory(0, MarketDataStatusFile.LENGTH, (byte) 0);
+        buffer.putLong(MarketDataStatusFile.VERSION_AT, MarketDataStatusFile.VERSION);
+        buffer.putLong(MarketDataStatusFile.PID_AT, ProcessHandle.current().pid());
+        buffer.putLong(MarketDataStatusFile.STARTED_EPOCH_MILLIS_AT, System.currentTimeMillis());
         // The predecessor's resume point stays until this publisher sends its first message: killed during its rebuild (long
         // on a long queue), it leaves the next one the same point instead of none.
-        buffer.putLong(LAST_SENT_INDEX_AT, previousLastSentIndex);
-        buffer.putLong(EPOCH_AT, epoch);
-        buffer.putLongVolatile(MAGIC_AT, MAGIC);
+        buffer.putLong(MarketDataStatusFile.LAST_SENT_INDEX_AT, previousLastSentIndex);
+        buffer.putLong(MarketDataStatusFile.EPOCH_AT, epoch);
+        buffer.putLongVolatile(MarketDataStatusFile.MAGIC_AT, MarketDataStatusFile.MAGIC);
     }
 
     private static long newEpoch() {
@@ -82,7 +64,7 @@ public final class StatusFile implements AutoCloseable {
     /** Starts a new numbering: a new random epoch, kept from now on. */
     public long renewEpoch() {
         epoch = newEpoch();
-        buffer.putLongVolatile(EPOCH_AT, epoch);
+        buffer.putLongVolatile(MarketDataStatusFile.EPOCH_AT, epoch);
         return epoch;
     }
 
@@ -98,7 +80,7 @@ public final class StatusFile implements AutoCloseable {
 
     /** Records the last incremental sent. */
     public void lastSent(final long eventsIndex) {
-        buffer.putLongOrdered(LAST_SENT_INDEX_AT, eventsIndex);
+        buffer.putLongOrdered(MarketDataStatusFile.LAST_SENT_INDEX_AT, eventsIndex);
     }
 
     /** Sets one field (an offset above). */
@@ -106,11 +88,6 @@ public final class StatusFile implements AutoCloseable {
         buffer.putLongVolatile(at, value);
     }
 
-    /** Reads one field of a status file (for tools and tests): the file's long at {@code at}. */
-    public static long read(final Path file, final int at) throws IOException {
-        final byte[] bytes = Files.readAllBytes(file);
-        return new UnsafeBuffer(bytes).getLong(at);
-    }
 
     @Override
     public void close() {

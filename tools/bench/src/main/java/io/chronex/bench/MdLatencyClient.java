@@ -3,7 +3,7 @@ package io.chronex.bench;
 import io.chronex.marketdata.FeedConfig;
 import io.chronex.marketdata.client.FeedClient;
 import io.chronex.marketdata.client.FeedState;
-import io.chronex.marketdata.publisher.StatusFile;
+import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
@@ -109,31 +109,31 @@ public final class MdLatencyClient {
     /** One sample per rewrite of the status file (its heartbeat field changes), once the client is in sync. */
     private void sampleStatus(final Path path, final boolean synced) throws IOException {
         if (status == null) {
-            if (!Files.isRegularFile(path) || Files.size(path) < StatusFile.LENGTH) {
+            if (!Files.isRegularFile(path) || Files.size(path) < MarketDataStatusFile.LENGTH) {
                 return;
             }
             try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
-                status = channel.map(FileChannel.MapMode.READ_ONLY, 0, StatusFile.LENGTH);
+                status = channel.map(FileChannel.MapMode.READ_ONLY, 0, MarketDataStatusFile.LENGTH);
                 status.order(ByteOrder.LITTLE_ENDIAN);
             }
         }
-        if (status.getLong(StatusFile.MAGIC_AT) != StatusFile.MAGIC) {
+        if (status.getLong(MarketDataStatusFile.MAGIC_AT) != MarketDataStatusFile.MAGIC) {
             return;
         }
-        final long heartbeat = status.getLong(StatusFile.HEARTBEAT_EPOCH_MILLIS_AT);
+        final long heartbeat = status.getLong(MarketDataStatusFile.HEARTBEAT_EPOCH_MILLIS_AT);
         if (!synced || heartbeat == lastStatusHeartbeat) {
             return;
         }
         lastStatusHeartbeat = heartbeat;
-        lagEvents.recordValue(Math.max(0, status.getLong(StatusFile.LAG_EVENTS_AT)));
-        lagMicros.recordValue(Math.max(0, status.getLong(StatusFile.LAG_MICROS_AT)));
+        lagEvents.recordValue(Math.max(0, status.getLong(MarketDataStatusFile.LAG_EVENTS_AT)));
+        lagMicros.recordValue(Math.max(0, status.getLong(MarketDataStatusFile.LAG_MICROS_AT)));
     }
 
     private void report(final FeedState state, final PrintStream out) {
         final Histogram h = appliedLatency;
-        final long publisherSeq = status == null ? -1 : status.getLong(StatusFile.SEQ_AT);
-        final long dropped = status == null ? -1 : status.getLong(StatusFile.DROPPED_AT);
-        final long backPressured = status == null ? -1 : status.getLong(StatusFile.BACK_PRESSURE_AT);
+        final long publisherSeq = status == null ? -1 : status.getLong(MarketDataStatusFile.SEQ_AT);
+        final long dropped = status == null ? -1 : status.getLong(MarketDataStatusFile.DROPPED_AT);
+        final long backPressured = status == null ? -1 : status.getLong(MarketDataStatusFile.BACK_PRESSURE_AT);
         out.printf(Locale.ROOT, "feed: engine append -> book applied p50 %.1f p90 %.1f p99 %.1f p99.9 %.1f max %.1f us (%d)%n",
             us(h, 50), us(h, 90), us(h, 99), us(h, 99.9), h.getMaxValue() / 1e3, h.getTotalCount());
         final Histogram p = publishLag;

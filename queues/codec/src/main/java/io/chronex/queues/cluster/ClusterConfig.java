@@ -150,9 +150,9 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         }
         final Path aeronDir = file.toAbsolutePath().getParent().resolve(yaml.optionalString(top, "aeronDir", "/dev/shm/chronex-aeron"));
         final long termLength = termLength(yaml, top);
-        final long heartbeat = bounded(yaml, top, "leaderHeartbeatTimeoutMs", 2_000, 200, 600_000);
-        final long session = bounded(yaml, top, "sessionTimeoutMs", 10_000, 1_000, 3_600_000);
-        final long sync = bounded(yaml, top, "fileSyncLevel", 0, 0, 2);
+        final long heartbeat = yaml.bounded(top, "leaderHeartbeatTimeoutMs", 2_000, 200, 600_000);
+        final long session = yaml.bounded(top, "sessionTimeoutMs", 10_000, 1_000, 3_600_000);
+        final long sync = yaml.bounded(top, "fileSyncLevel", 0, 0, 2);
         return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session, (int) sync);
     }
 
@@ -172,12 +172,4 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         return value;
     }
 
-    private static long bounded(final ConfigYaml yaml, final Map<String, Node> top, final String key, final long fallback,
-                                final long min, final long max) throws ConfigException {
-        final long value = yaml.optional(top, key, fallback);
-        if (value < min || value > max) {
-            throw yaml.error(top.get(key), key + " must be " + min + ".." + max + ", found " + value);
-        }
-        return value;
-    }
 }
