@@ -3,6 +3,7 @@ package io.chronex.gateway;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
+import io.chronex.gateway.marketdata.MarketDataService;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
@@ -43,7 +44,7 @@ final class EventsToReports {
     private final Hops requestHops = new Hops();
 
     /** Learns every event read, after its reports (so its X follow them in the same batch); set by {@link Gateway}. */
-    io.chronex.gateway.marketdata.MarketDataService marketData;
+    MarketDataService marketData;
     /** The filesystem the outbound store is on; set by {@link Gateway}. */
     StorageGuard storage;
     long eventsRead;

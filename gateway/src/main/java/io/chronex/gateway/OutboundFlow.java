@@ -229,7 +229,8 @@ final class OutboundFlow {
 
     /**
      * Market data is gap-filled on a resend like the session messages, never sent again: a book resent from the store is stale
-     * (later X would apply on top of it twice), and its subscription ended with the connection anyway.
+     * (later X would apply on top of it twice). A subscription of an earlier connection ended with it; one of this connection
+     * is told ({@link FixSession.MarketData#gapFilled}) and gets a fresh W.
      */
     static boolean isMarketData(final int type) {
         return type == FixMsgTypes.MARKET_DATA_SNAPSHOT_FULL_REFRESH || type == FixMsgTypes.MARKET_DATA_INCREMENTAL_REFRESH
