@@ -12,16 +12,25 @@ import java.util.Set;
 
 /**
  * The feed's settings (config/marketdata.yaml): the two channels as the publisher sends on them and as clients join
- * them, the snapshot cycle, the heartbeat, Aeron's directories and term length, where the symbols are defined, and the
- * client's recovery buffer. Every mistake is an exception naming file:line.
+ * them, the snapshot cycle, the heartbeat, Aeron's directories and term length, where the symbols are defined, the
+ * client's recovery buffer, and the pause of the publisher's and clients' loops under
+ * {@code --idle backoff}. Every mistake is an exception naming file:line.
  */
 public record FeedConfig(String incrementalPublication, String incrementalSubscription, int incrementalStream,
                          String snapshotPublication, String snapshotSubscription, int snapshotStream,
                          long snapshotIntervalNanos, long heartbeatIntervalNanos, Path aeronDir, int termLength,
-                         Path engineConfig, int recoveryBufferBytes, long backPressureLimitNanos) {
+                         Path engineConfig, int recoveryBufferBytes, long backPressureLimitNanos, long pauseNanos) {
+    /**
+     * Under --idle backoff, a media-driver turn that moved this many bytes (half of Aeron's default 1,408-byte MTU: a
+     * well-filled datagram, so more is probably waiting) is followed at once by the next; one that moved less parks for
+     * the pause, so that the next datagram carries a batch.
+     */
+    public static final int DRIVER_BUSY_BYTES = 704;
+
     private static final Set<String> KEYS = Set.of("incrementalPublication", "incrementalSubscription", "incrementalStream",
         "snapshotPublication", "snapshotSubscription", "snapshotStream", "snapshotIntervalMs", "heartbeatIntervalMs", "aeronDir",
-        "termLength", "engineConfig", "recoveryBufferBytes", "backPressureLimitMs");
+        "termLength", "engineConfig", "recoveryBufferBytes", "backPressureLimitMs",
+        "pauseMicros");
 
     /** The loopback multi-destination-cast publication on a control port: clients join it at any time. */
     public static String publication(final int controlPort) {
@@ -54,7 +63,8 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
             (int) size(yaml, m, "termLength", 16L << 20, 64 * 1024, 1L << 30, true),
             folder.resolve(yaml.optionalString(m, "engineConfig", "engine.yaml")).normalize(),
             (int) size(yaml, m, "recoveryBufferBytes", 8L << 20, 64 * 1024, 1L << 30, false),
-            yaml.bounded(m, "backPressureLimitMs", 100, 1, 60_000) * 1_000_000L);
+            yaml.bounded(m, "backPressureLimitMs", 100, 1, 60_000) * 1_000_000L,
+            yaml.bounded(m, "pauseMicros", 1_000, 0, 100_000) * 1_000L);
     }
 
     private static String channel(final ConfigYaml yaml, final Map<String, Node> m, final String key, final String fallback)

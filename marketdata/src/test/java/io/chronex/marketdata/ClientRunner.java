@@ -4,7 +4,6 @@ import io.chronex.marketdata.client.FeedClient;
 import io.chronex.marketdata.client.FeedState;
 import io.chronex.api.Side;
 import io.chronex.queues.book.Books;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 /** A feed client polled on a thread of its own; what the test waits on is published in volatile fields. */
@@ -24,7 +23,7 @@ final class ClientRunner implements AutoCloseable {
     }
 
     private void run() {
-        final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 1_000, 1_000_000);
+        final IdleStrategy idle = client.idleStrategy();
         final FeedState state = client.state();
         while (!stop) {
             idle.idle(client.poll());

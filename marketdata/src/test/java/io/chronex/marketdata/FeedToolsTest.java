@@ -29,6 +29,7 @@ class FeedToolsTest {
         assertEquals(FeedConfig.subscription(40457), config.snapshotSubscription());
         assertEquals(500_000_000L, config.snapshotIntervalNanos());
         assertEquals(16 << 20, config.termLength());
+        assertEquals(1_000_000L, config.pauseNanos());
         assertEquals(ProjectRoot.resolve("config/engine.yaml").toAbsolutePath().normalize(), config.engineConfig());
     }
 
@@ -45,6 +46,10 @@ class FeedToolsTest {
             .contains("unknown key 'snapshotIntervall'"));
         Files.writeString(file, "snapshotPublication: aeron:udp?control=localhost:40456|control-mode=dynamic\nsnapshotStream: 1001\n");
         assertTrue(assertThrows(ConfigException.class, () -> FeedConfig.load(file)).getMessage().contains("must differ"));
+        Files.writeString(file, "termLength: 1MiB\npauseMicros: -1\n");
+        assertTrue(assertThrows(ConfigException.class, () -> FeedConfig.load(file)).getMessage().contains(":2: pauseMicros"));
+        Files.writeString(file, "pauseMicros: 0\n");
+        assertEquals(0, FeedConfig.load(file).pauseNanos());
     }
 
     @Test

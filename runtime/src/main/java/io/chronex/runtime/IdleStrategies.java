@@ -32,6 +32,23 @@ public final class IdleStrategies {
     }
 
     /**
+     * For a reader that must stay off a small box's CPUs while it follows a busy writer (the market-data publisher, the
+     * feed client and their media drivers): backoff is a {@link PacedIdleStrategy} that parks {@code pauseNanos} after a
+     * turn with less work than {@code busyWork}, so that idle or under a trickle each loop wakes about once per pause and
+     * under load it runs flat out; yield and busy as {@link #byName}. Measured in docs/performance.md
+     * ("Market data"): with the plain backoff a publisher, a feed client and their two drivers took more than a core on
+     * the 2-core VM while the engine drained.
+     *
+     * @return null for an unknown name
+     */
+    public static IdleStrategy pacedByName(final String name, final long pauseNanos, final int busyWork) {
+        if ("backoff".equals(name)) {
+            return new PacedIdleStrategy(pauseNanos, busyWork);
+        }
+        return byName(name);
+    }
+
+    /**
      * For the threads of a cluster member and of a bridge (media drivers, archive, consensus module, service, the bridge's
      * loop): as {@link #byName}, except that backoff spins 100 times, never yields, and parks from 1 µs doubling to 200 µs
      * only. A command crosses about a dozen such threads one after the other (bridge, its driver, the member's driver,

@@ -10,6 +10,7 @@ import io.chronex.marketdata.FeedConfig;
 import io.chronex.runtime.IdleStrategies;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -19,6 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The feed client: joins both channels through a media driver of its own and hands every message to a {@link FeedState}
  * from the thread that calls {@link #poll}. Joins at any time: until the first snapshot cycle it is recovering.
+ *
+ * <p>The caller's loop should idle with {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause),
+ * so that on a small box it wakes about once per pause while the feed trickles. The media driver is paced too, with half
+ * the pause: its receiver reads one datagram per channel a turn, and the publisher's driver, paced with the whole pause,
+ * sends at most one datagram that is not well filled per channel a pause; so the receiver wakes twice as often as such
+ * datagrams can come, and runs flat out while they come well filled (docs/marketdata.md, "Idling").
  *
  * <p>{@code dropRate} is a test hook: that fraction of the incremental messages received (chosen by a seeded random) is
  * thrown away before the state sees it, as a lossy network would.
@@ -38,12 +45,24 @@ public final class FeedClient implements AutoCloseable {
     private final FragmentAssembler snapshotAssembler;
     private final double dropRate;
     private final SplittableRandom random;
+    private final String idleName;
+    private final long pauseNanos;
     private long received;
     private long dropped;
     private FragmentHandler observer;
 
-    /** A client of the feed {@code config} describes; {@code dropRate} 0 for a real one. */
+    /** A client of the feed {@code config} describes, idling with backoff; {@code dropRate} 0 for a real one. */
     public FeedClient(final FeedConfig config, final double dropRate, final long seed) {
+        this(config, "backoff", dropRate, seed);
+    }
+
+    /** A client of the feed {@code config} describes, idling as {@code idleName}; {@code dropRate} 0 for a real one. */
+    public FeedClient(final FeedConfig config, final String idleName, final double dropRate, final long seed) {
+        if (IdleStrategies.pacedByName(idleName, 0, 1) == null) {
+            throw new IllegalArgumentException("unknown idle strategy '" + idleName + "' (backoff, yield or busy)");
+        }
+        this.idleName = idleName;
+        this.pauseNanos = config.pauseNanos();
         this.state = new FeedState(config.recoveryBufferBytes());
         this.dropRate = dropRate;
         this.random = new SplittableRandom(seed);
@@ -52,7 +71,7 @@ public final class FeedClient implements AutoCloseable {
         this.driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(dir.toString())
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.clusterByName("backoff"))
+            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos() / 2, FeedConfig.DRIVER_BUSY_BYTES))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(64 * 1024)
             .ipcTermBufferLength(64 * 1024)
@@ -126,6 +145,14 @@ public final class FeedClient implements AutoCloseable {
     /** The books and counters; read them from the polling thread. */
     public FeedState state() {
         return state;
+    }
+
+    /**
+     * A new idle strategy for the loop that calls {@link #poll}: under backoff, a park for the feed's pause after a turn
+     * that polled fewer fragments than a recovering poll takes (more is probably waiting after a full one).
+     */
+    public IdleStrategy idleStrategy() {
+        return IdleStrategies.pacedByName(idleName, pauseNanos, RECOVERING_FRAGMENTS);
     }
 
     /** Incremental messages received (dropped ones included). */

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class MdClientMain {
     static final String USAGE = """
         Usage: bin/md-client [--config FILE] [--symbol S] [--seconds N] [--every N] [--depth N] [--drop-rate R] [--seed N]
+                            [--idle backoff|yield|busy]
 
         Joins the binary market-data feed (docs/marketdata.md) at any time: recovers every symbol's book from the
         snapshot channel, then keeps it from the incremental channel, detecting gaps by sequence number and
@@ -37,6 +38,8 @@ public final class MdClientMain {
           --depth N       levels per side printed (default 5)
           --drop-rate R   a test hook: throw away this fraction of received incrementals, 0..1 (default 0)
           --seed N        the drop hook's random seed (default 1)
+          --idle MODE     backoff (default: the loop and its media driver wake about once per pauseMicros of
+                          the feed's configuration unless busy, to stay off a small box's CPUs), yield or busy
           --help          this text
 
         Exits 0, or 1 when it never came into sync (no snapshot cycle reached it: is bin/marketdata running?) or was
@@ -52,14 +55,15 @@ public final class MdClientMain {
 
     /** The tool's body, printing to {@code out}; returns the exit code (a failure is thrown, as {@link Tool} expects). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--config", "--symbol", "--seconds", "--every", "--depth", "--drop-rate", "--seed"),
-            Set.of(), 0);
+        final Args args = Args.parse(argv, Set.of("--config", "--symbol", "--seconds", "--every", "--depth", "--drop-rate", "--seed",
+            "--idle"), Set.of(), 0);
         final String only = args.string("--symbol", null);
         final long seconds = args.number("--seconds", 0, 1, 1_000_000);
         final long every = args.number("--every", 5, 0, 3_600);
         final int depth = args.intNumber("--depth", 5, 1, 1_000);
         final double dropRate = dropRate(args.string("--drop-rate", "0"));
         final long seed = args.number("--seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
+        final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final FeedConfig config = FeedConfig.load(readable(args.path("--config", Path.of("config/marketdata.yaml"))));
 
         final AtomicBoolean stop = new AtomicBoolean();
@@ -67,8 +71,8 @@ public final class MdClientMain {
         final long start = System.nanoTime();
         final long end = seconds == 0 ? Long.MAX_VALUE : start + TimeUnit.SECONDS.toNanos(seconds);
         long nextPrint = every == 0 ? Long.MAX_VALUE : start + TimeUnit.SECONDS.toNanos(every);
-        final IdleStrategy idle = IdleStrategies.byName("backoff");
-        try (FeedClient client = new FeedClient(config, dropRate, seed)) {
+        try (FeedClient client = new FeedClient(config, idleName, dropRate, seed)) {
+            final IdleStrategy idle = client.idleStrategy();
             final FeedState state = client.state();
             out.printf("md-client %s: joining %s stream %d and %s stream %d%n", Tool.version(), config.incrementalSubscription(),
                 config.incrementalStream(), config.snapshotSubscription(), config.snapshotStream());

@@ -23,6 +23,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.IdleStrategy;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,7 @@ public final class PublisherAgent implements Agent {
     private static final long CONNECT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final FeedConfig config;
+    private final String idleName;
     private final DataDirectory data;
     private final Consumer<String> log;
     private final List<SymbolSpec> symbols;
@@ -104,10 +106,14 @@ public final class PublisherAgent implements Agent {
     private long notConnected;
     private long lagMicros;
 
-    /** A publisher over the data directory's events queue for the symbols of the engine configuration. */
-    public PublisherAgent(final FeedConfig config, final DataDirectory data, final List<SymbolSpec> symbols,
+    /**
+     * A publisher over the data directory's events queue for the symbols of the engine configuration; its media driver
+     * idles as {@code idleName} says ({@link IdleStrategies#pacedByName}, the pause from the feed's configuration).
+     */
+    public PublisherAgent(final FeedConfig config, final String idleName, final DataDirectory data, final List<SymbolSpec> symbols,
                           final Consumer<String> log) {
         this.config = config;
+        this.idleName = idleName;
         this.data = data;
         this.log = log;
         this.symbols = List.copyOf(symbols);
@@ -123,7 +129,7 @@ public final class PublisherAgent implements Agent {
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(config.aeronDir().resolve("marketdata").toString())
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.clusterByName("backoff"))
+            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos(), FeedConfig.DRIVER_BUSY_BYTES))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(config.termLength())
             .ipcTermBufferLength(64 * 1024)
@@ -417,6 +423,11 @@ public final class PublisherAgent implements Agent {
                 + " (%d given up), %d snapshot cycles cut short, %d sent with no subscriber, %d too big (sent LEFT_OUT), %d snapshots"
                 + " cut to their best levels, %d events excerpts unreadable", seq, Long.toHexString(lastIndexRead), messages,
             snapshotsSent, backPressured, dropped, snapshotCyclesCut, notConnected, incrementalsLeftOut, snapshotsCut, unreadable);
+    }
+
+    /** The loop's idle strategy: a park after a turn with less than a full batch of excerpts (docs/marketdata.md, "Idling"). */
+    public static IdleStrategy idleStrategy(final String idleName, final FeedConfig config) {
+        return IdleStrategies.pacedByName(idleName, config.pauseNanos(), EVENTS_PER_TURN);
     }
 
     /** The last sequence sent. */

@@ -65,10 +65,11 @@ public final class MdLatencyClient {
         final FeedConfig config = FeedConfig.load(args.path("--config", Path.of("config/marketdata.yaml")));
         final Path statusPath = args.path("--data-dir", Path.of("data")).resolve("marketdata").resolve("status");
         skip = args.number("--skip", 0, 0, Long.MAX_VALUE);
-        final IdleStrategy idle = IdleStrategies.byName(args.choice("--idle", "backoff", IdleStrategies.CHOICES));
+        final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final AtomicBoolean stop = new AtomicBoolean();
         DutyCycle.onShutdownSignal("md-latency-stop", () -> stop.set(true));
-        try (FeedClient client = new FeedClient(config, 0, 1)) {
+        try (FeedClient client = new FeedClient(config, idleName, 0, 1)) {
+            final IdleStrategy idle = client.idleStrategy();
             final FeedState state = client.state();
             feed = state;
             state.onApplied(this::applied);
