@@ -22,10 +22,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * from the thread that calls {@link #poll}. Joins at any time: until the first snapshot cycle it is recovering.
  *
  * <p>The caller's loop should idle with {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause),
- * so that on a small box it wakes about once per pause while the feed trickles. The media driver is paced too, with half
- * the pause: its receiver reads one datagram per channel a turn, and the publisher's driver, paced with the whole pause,
- * sends at most one datagram that is not well filled per channel a pause; so the receiver wakes twice as often as such
- * datagrams can come, and runs flat out while they come well filled (docs/marketdata.md, "Idling").
+ * so that on a small box it wakes about once per pause while the feed trickles. The media driver parks for half the
+ * pause, and only after a turn that received nothing ({@link FeedConfig#RECEIVER_BUSY_BYTES}): Aeron's receiver reads
+ * one datagram per channel a turn, so it empties its sockets before it sleeps (docs/marketdata.md, "Idling").
  *
  * <p>{@code dropRate} is a test hook: that fraction of the incremental messages received (chosen by a seeded random) is
  * thrown away before the state sees it, as a lossy network would.
@@ -58,7 +57,7 @@ public final class FeedClient implements AutoCloseable {
 
     /** A client of the feed {@code config} describes, idling as {@code idleName}; {@code dropRate} 0 for a real one. */
     public FeedClient(final FeedConfig config, final String idleName, final double dropRate, final long seed) {
-        if (IdleStrategies.pacedByName(idleName, 0, 1) == null) {
+        if (idleName == null || IdleStrategies.pacedByName(idleName, 0, 1) == null) {
             throw new IllegalArgumentException("unknown idle strategy '" + idleName + "' (backoff, yield or busy)");
         }
         this.idleName = idleName;
@@ -71,7 +70,7 @@ public final class FeedClient implements AutoCloseable {
         this.driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(dir.toString())
             .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos() / 2, FeedConfig.DRIVER_BUSY_BYTES))
+            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos() / 2, FeedConfig.RECEIVER_BUSY_BYTES))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(64 * 1024)
             .ipcTermBufferLength(64 * 1024)

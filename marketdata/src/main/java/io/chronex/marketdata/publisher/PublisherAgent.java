@@ -160,7 +160,9 @@ public final class PublisherAgent implements Agent {
         int work = 0;
         if (pending) {
             if (!resend(now)) {
-                return snapshotCycle(now) + statusDue(now);
+                // Counted as a full turn, so that a paced idle retries at once: the wait is bounded by backPressureLimitMs,
+                // not stretched by the pause (a pause as long as the limit would give up every back-pressured incremental).
+                return EVENTS_PER_TURN + snapshotCycle(now) + statusDue(now);
             }
             work++;
         }
@@ -181,7 +183,7 @@ public final class PublisherAgent implements Agent {
         if (logClock.due()) {
             log.accept(describe());
         }
-        return work;
+        return pending ? Math.max(work, EVENTS_PER_TURN) : work;
     }
 
     /**
