@@ -33,10 +33,8 @@ public final class MetricsText {
         for (final StatusBlock.GatewayView g : view.gateways()) {
             sample(out, "chronex_up", "role=\"gateway\",gateway=\"" + g.id() + "\"", g.status().alive() ? 1 : 0);
         }
-        help(out, "chronex_commands_total", "counter", "commands read from the journal");
-        sample(out, "chronex_commands_total", "", model.commands());
-        help(out, "chronex_events_total", "counter", "results read from the events queue");
-        sample(out, "chronex_events_total", "", model.events());
+        single(out, "chronex_commands_total", "counter", "commands read from the journal", model.commands());
+        single(out, "chronex_events_total", "counter", "results read from the events queue", model.events());
         help(out, "chronex_gateway_commands_total", "counter", "commands a gateway appended to the journal");
         for (final StatusBlock.GatewayView g : view.gateways()) {
             sample(out, "chronex_gateway_commands_total", "gateway=\"" + g.id() + "\"", model.commandsFromGateway(g.id()));
@@ -51,24 +49,23 @@ public final class MetricsText {
         for (final Map.Entry<CommandType, Long> e : model.operator().counts().entrySet()) {
             sample(out, "chronex_operator_commands_total", "type=\"" + e.getKey().name() + "\"", e.getValue());
         }
-        help(out, "chronex_commands_per_second", "gauge", "commands read per second over the last interval");
-        sample(out, "chronex_commands_per_second", "", seconds == 0 ? 0 : model.lastIntervalCommands() / seconds);
-        help(out, "chronex_events_per_second", "gauge", "results read per second over the last interval");
-        sample(out, "chronex_events_per_second", "", seconds == 0 ? 0 : model.lastIntervalEvents() / seconds);
-        help(out, "chronex_backlog_commands", "gauge", "commands in the journal the engine has not answered");
-        sample(out, "chronex_backlog_commands", "", model.backlog().count());
-        help(out, "chronex_backlog_age_seconds", "gauge", "how long the oldest unanswered command has waited (NaN: no timestamp)");
-        sample(out, "chronex_backlog_age_seconds", "", view.backlogAgeNanos() < 0 ? Double.NaN : view.backlogAgeNanos() / 1e9);
-        help(out, "chronex_alerts", "gauge", "alerts raised now (the page and the status block list them)");
-        sample(out, "chronex_alerts", "", StatusBlock.alerts(model, view).size());
+        single(out, "chronex_commands_per_second", "gauge", "commands read per second over the last interval",
+            seconds == 0 ? 0 : model.lastIntervalCommands() / seconds);
+        single(out, "chronex_events_per_second", "gauge", "results read per second over the last interval",
+            seconds == 0 ? 0 : model.lastIntervalEvents() / seconds);
+        single(out, "chronex_backlog_commands", "gauge", "commands in the journal the engine has not answered", model.backlog().count());
+        single(out, "chronex_backlog_age_seconds", "gauge", "how long the oldest unanswered command has waited (NaN: no timestamp)",
+            view.backlogAgeNanos() < 0 ? Double.NaN : view.backlogAgeNanos() / 1e9);
+        single(out, "chronex_alerts", "gauge", "alerts raised now (the page and the status block list them)",
+            StatusBlock.alerts(model, view).size());
         if (view.storage() != null && view.storage().problem() == null) {
-            help(out, "chronex_storage_free_bytes", "gauge", "free space on the data directory's filesystem");
-            sample(out, "chronex_storage_free_bytes", "", view.storage().usableBytes());
-            help(out, "chronex_storage_reserve_bytes", "gauge", "the free space writers keep (below it gateways refuse new orders)");
-            sample(out, "chronex_storage_reserve_bytes", "", view.storage().reserveBytes());
+            single(out, "chronex_storage_free_bytes", "gauge", "free space on the data directory's filesystem",
+                view.storage().usableBytes());
+            single(out, "chronex_storage_reserve_bytes", "gauge", "the free space writers keep (below it gateways refuse new orders)",
+                view.storage().reserveBytes());
         }
-        help(out, "chronex_queue_damaged", "gauge", "stretches of the queues that cannot be read although the queue goes on");
-        sample(out, "chronex_queue_damaged", "", view.damage().size());
+        single(out, "chronex_queue_damaged", "gauge", "stretches of the queues that cannot be read although the queue goes on",
+            view.damage().size());
         gatewayMarketData(out, view);
         publisher(out, view.publisher());
         cluster(out, view.cluster());
@@ -87,8 +84,8 @@ public final class MetricsText {
         if (cluster == null) {
             return;
         }
-        help(out, "chronex_cluster_has_leader", "gauge", "1 when a member up on this host leads the cluster, 0 when none does");
-        sample(out, "chronex_cluster_has_leader", "", cluster.leader() == null ? 0 : 1);
+        single(out, "chronex_cluster_has_leader", "gauge", "1 when a member up on this host leads the cluster, 0 when none does",
+            cluster.leader() == null ? 0 : 1);
         help(out, "chronex_cluster_member_up", "gauge", "1 when the member's media driver lives on this host and its heartbeat is fresh");
         for (final ClusterView.Member m : cluster.members()) {
             sample(out, "chronex_cluster_member_up", member(m), m.up() ? 1 : 0);
@@ -127,8 +124,7 @@ public final class MetricsText {
 
     private static void results(final StringBuilder out, final MonitorModel model, final StatusBlock.View view) {
         final Counters c = model.counters();
-        help(out, "chronex_accepted_total", "counter", "commands the engine accepted");
-        sample(out, "chronex_accepted_total", "", c.accepted());
+        single(out, "chronex_accepted_total", "counter", "commands the engine accepted", c.accepted());
         help(out, "chronex_rejected_total", "counter", "commands the engine rejected, by reason");
         for (final RejectReason reason : RejectReason.values()) {
             if (reason != RejectReason.NONE) {
@@ -244,32 +240,33 @@ public final class MetricsText {
         if (p == null) {
             return;
         }
-        help(out, "chronex_marketdata_up", "gauge", "1 when the market-data publisher runs and its heartbeat is recent");
-        sample(out, "chronex_marketdata_up", "", p.state() == PublisherView.State.ALIVE ? 1 : 0);
+        single(out, "chronex_marketdata_up", "gauge", "1 when the market-data publisher runs and its heartbeat is recent",
+            p.state() == PublisherView.State.ALIVE ? 1 : 0);
         if (p.state() == PublisherView.State.UNREADABLE) {
             return;
         }
         final MarketDataStatusFile.Snapshot s = p.status();
-        help(out, "chronex_marketdata_heartbeat_age_seconds", "gauge", "how long ago the publisher last updated its status file");
-        sample(out, "chronex_marketdata_heartbeat_age_seconds", "", p.heartbeatAgeMillis() / 1e3);
-        help(out, "chronex_marketdata_incrementals_per_second", "gauge", "incrementals sent per second between its last two heartbeats");
-        sample(out, "chronex_marketdata_incrementals_per_second", "", p.incrementalsPerSecond());
-        help(out, "chronex_marketdata_incrementals_total", "counter", "incrementals the publisher sent since it started");
-        sample(out, "chronex_marketdata_incrementals_total", "", s.incrementals());
-        help(out, "chronex_marketdata_snapshots_total", "counter", "snapshots the publisher sent since it started");
-        sample(out, "chronex_marketdata_snapshots_total", "", s.snapshots());
-        help(out, "chronex_marketdata_sequence", "gauge", "the last incremental sequence number sent");
-        sample(out, "chronex_marketdata_sequence", "", s.lastSeq());
-        help(out, "chronex_marketdata_lag_events", "gauge", "events the publisher had not read yet, at its last heartbeat");
-        sample(out, "chronex_marketdata_lag_events", "", s.lagEvents());
-        help(out, "chronex_marketdata_lag_seconds", "gauge", "publish time minus engine append time of the last incremental sent");
-        sample(out, "chronex_marketdata_lag_seconds", "", s.lagMicros() / 1e6);
-        help(out, "chronex_marketdata_back_pressure_total", "counter", "incrementals refused by Aeron after 16 tries");
-        sample(out, "chronex_marketdata_back_pressure_total", "", s.backPressured());
-        help(out, "chronex_marketdata_given_up_total", "counter", "incrementals given up after backPressureLimitMs");
-        sample(out, "chronex_marketdata_given_up_total", "", s.givenUp());
-        help(out, "chronex_marketdata_no_subscriber_total", "counter", "messages sent with no subscriber connected");
-        sample(out, "chronex_marketdata_no_subscriber_total", "", s.notConnected());
+        single(out, "chronex_marketdata_heartbeat_age_seconds", "gauge", "how long ago the publisher last updated its status file",
+            p.heartbeatAgeMillis() / 1e3);
+        single(out, "chronex_marketdata_incrementals_per_second", "gauge", "incrementals sent per second between its last two heartbeats",
+            p.incrementalsPerSecond());
+        single(out, "chronex_marketdata_incrementals_total", "counter", "incrementals the publisher sent since it started",
+            s.incrementals());
+        single(out, "chronex_marketdata_snapshots_total", "counter", "snapshots the publisher sent since it started", s.snapshots());
+        single(out, "chronex_marketdata_sequence", "gauge", "the last incremental sequence number sent", s.lastSeq());
+        single(out, "chronex_marketdata_lag_events", "gauge", "events the publisher had not read yet, at its last heartbeat",
+            s.lagEvents());
+        single(out, "chronex_marketdata_lag_seconds", "gauge", "publish time minus engine append time of the last incremental sent",
+            s.lagMicros() / 1e6);
+        single(out, "chronex_marketdata_back_pressure_total", "counter", "incrementals refused by Aeron after 16 tries", s.backPressured());
+        single(out, "chronex_marketdata_given_up_total", "counter", "incrementals given up after backPressureLimitMs", s.givenUp());
+        single(out, "chronex_marketdata_no_subscriber_total", "counter", "messages sent with no subscriber connected", s.notConnected());
+    }
+
+    /** A metric with one sample and no labels: its HELP and TYPE lines, then the sample. */
+    private static void single(final StringBuilder out, final String name, final String type, final String help, final double value) {
+        help(out, name, type, help);
+        sample(out, name, "", value);
     }
 
     private static void help(final StringBuilder out, final String name, final String type, final String help) {
