@@ -21,18 +21,10 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
                          long snapshotIntervalNanos, long heartbeatIntervalNanos, Path aeronDir, int termLength,
                          Path engineConfig, int recoveryBufferBytes, long backPressureLimitNanos, long pauseNanos) {
     /**
-     * Under --idle backoff, a turn of the publisher's media driver whose work count (bytes sent and received, plus a few
-     * for commands and timers) reaches this (half of Aeron's default 1,408-byte MTU) is followed at once by the next; one
-     * with less parks for the pause, so that the next datagram carries a batch.
+     * How long the thread of a media driver's async executor (Aeron's, for name resolution) sleeps between looks for work:
+     * its default wakes thousands of times a second for tasks that come at start and when endpoints are re-resolved.
      */
-    public static final int DRIVER_BUSY_BYTES = 704;
-
-    /**
-     * Under --idle backoff, a turn of a client's media driver that received at least a frame header's worth is followed at
-     * once by the next: it parks only after a turn that found its sockets empty, so it never leaves datagrams waiting
-     * while it sleeps, whatever the pacing of the publisher's driver or the scheduler's delays.
-     */
-    public static final int RECEIVER_BUSY_BYTES = 32;
+    public static final long ASYNC_EXECUTOR_SLEEP_MILLIS = 10;
 
     private static final Set<String> KEYS = Set.of("incrementalPublication", "incrementalSubscription", "incrementalStream",
         "snapshotPublication", "snapshotSubscription", "snapshotStream", "snapshotIntervalMs", "heartbeatIntervalMs", "aeronDir",

@@ -28,9 +28,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -134,6 +136,23 @@ class FeedEndToEndTest {
             expected.add(writer.resultLine(symbol) + " last_events_index=" + Long.toHexString(last) + " gaps=0 recovered=1");
         }
         assertEquals(expected, lines);
+    }
+
+    /**
+     * The client's media driver and Aeron conductor run on the polling thread: a client adds only Aeron's async executor
+     * (asleep between rare tasks), and once Aeron is closed under it, a poll says so instead of reading nothing for ever.
+     */
+    @Test
+    void aClientRunsOnTheCallersThreadAndSaysWhenItsAeronIsClosed() throws Exception {
+        final Set<Thread> before = Thread.getAllStackTraces().keySet();
+        final FeedClient client = new FeedClient(config("aeron-threads"), 0, 0);
+        final Set<String> added = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t))
+            .map(Thread::getName).collect(Collectors.toSet());
+        assertEquals(Set.of("aeron-executor"), added);
+        client.poll();
+        client.close();
+        final IllegalStateException e = assertThrows(IllegalStateException.class, client::poll);
+        assertTrue(e.getMessage().contains("open a new FeedClient"), e.getMessage());
     }
 
     @Test

@@ -10,21 +10,26 @@ import io.chronex.marketdata.FeedConfig;
 import io.chronex.runtime.IdleStrategies;
 import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.io.File;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The feed client: joins both channels through a media driver of its own and hands every message to a {@link FeedState}
  * from the thread that calls {@link #poll}. Joins at any time: until the first snapshot cycle it is recovering.
  *
- * <p>The caller's loop should idle with {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause),
- * so that on a small box it wakes about once per pause while the feed trickles. The media driver parks for half the
- * pause, and only after a turn that received nothing ({@link FeedConfig#RECEIVER_BUSY_BYTES}): Aeron's receiver reads
- * one datagram per channel a turn, so it empties its sockets before it sleeps (docs/marketdata.md, "Idling").
+ * <p>The media driver and the Aeron client's conductor run on that thread too (Aeron's invoker mode): {@link #poll} first
+ * turns the driver until the sockets are empty, then reads the images. So a client is one thread, which should idle with
+ * {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause): on a small box it wakes about once per
+ * pause while the feed trickles, and never parks straight after a turn that received something (docs/marketdata.md,
+ * "Idling"). A client not polled for longer than {@value #LIVENESS_SECONDS} s is closed by Aeron's own liveness checks:
+ * {@link #poll} then throws.
  *
  * <p>{@code dropRate} is a test hook: that fraction of the incremental messages received (chosen by a seeded random) is
  * thrown away before the state sees it, as a lossy network would.
@@ -34,10 +39,24 @@ public final class FeedClient implements AutoCloseable {
     private static final String DIR_PREFIX = "md-client-";
     private static final int FRAGMENTS_PER_POLL = 256;
     private static final int RECOVERING_FRAGMENTS = 8;
+    /** At most this many driver turns a poll: Aeron's receiver reads at most one datagram per channel a turn. */
+    private static final int DRIVER_TURNS = 256;
+    /**
+     * How long the calling thread may go without polling before Aeron's liveness checks give the client up: longer than
+     * Aeron's 10 s default, as the driver and its client share the caller's pauses (a long GC, a debugger).
+     */
+    static final int LIVENESS_SECONDS = 60;
+    /**
+     * A poll with less work than this found nothing new: a datagram is at least a 32-byte frame header of work, while an
+     * idle driver turn counts a timer check or two.
+     */
+    private static final int IDLE_WORK = 32;
 
     private final FeedState state;
     private final MediaDriver driver;
+    private final AgentInvoker driverInvoker;
     private final Aeron aeron;
+    private final AgentInvoker clientInvoker;
     private final Subscription incremental;
     private final Subscription snapshots;
     private final FragmentAssembler incrementalAssembler;
@@ -69,15 +88,24 @@ public final class FeedClient implements AutoCloseable {
         final Path dir = config.aeronDir().resolve(DIR_PREFIX + ProcessHandle.current().pid() + "-" + CLIENTS.incrementAndGet());
         this.driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
             .aeronDirectoryName(dir.toString())
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos() / 2, FeedConfig.RECEIVER_BUSY_BYTES))
+            .threadingMode(ThreadingMode.INVOKER)
+            // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
+            .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
+            .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS))
+            // Aeron requires it above the client's liveness; this driver has no publication of its own to unblock.
+            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(2 * LIVENESS_SECONDS))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(64 * 1024)
             .ipcTermBufferLength(64 * 1024)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
+        this.driverInvoker = driver.sharedAgentInvoker();
         try {
-            this.aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            this.aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+                .useConductorAgentInvoker(true)
+                .driverAgentInvoker(driverInvoker)
+                .driverTimeoutMs(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS)));
+            this.clientInvoker = aeron.conductorAgentInvoker();
             this.incremental = aeron.addSubscription(config.incrementalSubscription(), config.incrementalStream());
             this.snapshots = aeron.addSubscription(config.snapshotSubscription(), config.snapshotStream());
         } catch (final RuntimeException e) {
@@ -132,13 +160,32 @@ public final class FeedClient implements AutoCloseable {
     }
 
     /**
-     * Reads what has arrived on both channels; returns the number of fragments read (0: nothing new). Snapshots first, and
-     * while recovering only a few incrementals at a time: a snapshot is usable only if no incremental after it was lost
-     * before it was read, so it must not wait behind a long run of incrementals.
+     * Turns the media driver until its sockets are empty, then reads what has arrived on both channels; returns the work
+     * done, as an Agrona duty cycle counts it: the fragments read plus the driver's work count (mostly bytes received), 0
+     * when nothing arrived. Snapshots first, and while recovering only a few incrementals at a time: a snapshot is usable
+     * only if no incremental after it was lost before it was read, so it must not wait behind a long run of incrementals.
+     *
+     * @throws IllegalStateException when Aeron has given the client up (not polled for {@value #LIVENESS_SECONDS} s)
      */
     public int poll() {
+        if (aeron.isClosed()) {
+            throw new IllegalStateException("the feed client's Aeron client is closed (not polled for " + LIVENESS_SECONDS
+                + " s, or closed): open a new FeedClient");
+        }
+        int work = clientInvoker.invoke();
+        for (int i = 0; i < DRIVER_TURNS; i++) {
+            final int driverWork = driverInvoker.invoke();
+            if (driverWork == 0) {
+                break;
+            }
+            work += driverWork;
+        }
         final int snapshotFragments = snapshots.poll(snapshotAssembler, FRAGMENTS_PER_POLL);
-        return snapshotFragments + incremental.poll(incrementalAssembler, state.synced() ? FRAGMENTS_PER_POLL : RECOVERING_FRAGMENTS);
+        final int limit = state.synced() ? FRAGMENTS_PER_POLL : RECOVERING_FRAGMENTS;
+        final int incrementals = incremental.poll(incrementalAssembler, limit);
+        // A poll that reached its limit left fragments in the image: busy, whatever the driver did.
+        final boolean full = incrementals == limit || snapshotFragments == FRAGMENTS_PER_POLL;
+        return work + snapshotFragments + incrementals + (full ? IDLE_WORK : 0);
     }
 
     /** The books and counters; read them from the polling thread. */
@@ -147,11 +194,12 @@ public final class FeedClient implements AutoCloseable {
     }
 
     /**
-     * A new idle strategy for the loop that calls {@link #poll}: under backoff, a park for the feed's pause after a turn
-     * that polled fewer fragments than a recovering poll takes (more is probably waiting after a full one).
+     * A new idle strategy for the loop that calls {@link #poll}: under backoff, a park for the feed's pause only after a
+     * turn that found nothing (no datagram, no fragment, at most a few timer checks of the driver's), so that it never
+     * sleeps with datagrams waiting.
      */
     public IdleStrategy idleStrategy() {
-        return IdleStrategies.pacedByName(idleName, pauseNanos, RECOVERING_FRAGMENTS);
+        return IdleStrategies.pacedByName(idleName, pauseNanos, IDLE_WORK);
     }
 
     /** Incremental messages received (dropped ones included). */

@@ -38,8 +38,9 @@ public final class MdClientMain {
           --depth N       levels per side printed (default 5)
           --drop-rate R   a test hook: throw away this fraction of received incrementals, 0..1 (default 0)
           --seed N        the drop hook's random seed (default 1)
-          --idle MODE     backoff (default: the loop and its media driver wake about once per pauseMicros of
-                          the feed's configuration unless busy, to stay off a small box's CPUs), yield or busy
+          --idle MODE     backoff (default: the loop, which also runs its media driver, wakes about once per
+                          pauseMicros of the feed's configuration unless busy, to stay off a small box's CPUs),
+                          yield or busy
           --help          this text
 
         Exits 0, or 1 when it never came into sync (no snapshot cycle reached it: is bin/marketdata running?) or was

@@ -23,7 +23,9 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -39,12 +41,21 @@ import java.util.function.Consumer;
  * queue from its beginning to rebuild the books and the sequence, then sends again from {@value #REPUBLISH} incrementals
  * before the last one its predecessor handed to Aeron (the status file keeps it; the last few may have died with the
  * predecessor's media driver; clients ignore what they have) and carries on through the queue.
+ *
+ * <p>The media driver and the Aeron client's conductor run on this agent's thread (Aeron's invoker mode): each turn reads
+ * the events, offers their incrementals, then turns the driver until it has put them on the wire. So under a trickle the
+ * publisher wakes one thread per pause, not three (docs/marketdata.md, "Idling").
  */
 public final class PublisherAgent implements Agent {
     /** Incrementals sent again after a (re)start, before the predecessor's last: a client that missed only these needs no snapshot. */
     static final int REPUBLISH = 1024;
     private static final int EVENTS_PER_TURN = 256;
     private static final int OFFER_SPINS = 16;
+    /**
+     * At most this many driver turns after each of the loop's: Aeron's sender puts at most one datagram per publication on
+     * the wire a turn, and a full turn of 256 incrementals fills a few dozen.
+     */
+    private static final int DRIVER_TURNS = 128;
     private static final long STATUS_NANOS = TimeUnit.SECONDS.toNanos(1);
     /**
      * After a (re)start, how long to wait for a first receiver before sending: clients that were listening to the killed
@@ -54,7 +65,6 @@ public final class PublisherAgent implements Agent {
     private static final long CONNECT_GRACE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final FeedConfig config;
-    private final String idleName;
     private final DataDirectory data;
     private final Consumer<String> log;
     private final List<SymbolSpec> symbols;
@@ -67,7 +77,9 @@ public final class PublisherAgent implements Agent {
     private final EventTail.Handler onEvent = this::onEvent;
 
     private MediaDriver driver;
+    private AgentInvoker driverInvoker;
     private Aeron aeron;
+    private AgentInvoker clientInvoker;
     private Publication incremental;
     private Publication snapshots;
     private StatusFile status;
@@ -106,14 +118,9 @@ public final class PublisherAgent implements Agent {
     private long notConnected;
     private long lagMicros;
 
-    /**
-     * A publisher over the data directory's events queue for the symbols of the engine configuration; its media driver
-     * idles as {@code idleName} says ({@link IdleStrategies#pacedByName}, the pause from the feed's configuration).
-     */
-    public PublisherAgent(final FeedConfig config, final String idleName, final DataDirectory data, final List<SymbolSpec> symbols,
-                          final Consumer<String> log) {
+    /** A publisher over the data directory's events queue for the symbols of the engine configuration. */
+    public PublisherAgent(final FeedConfig config, final DataDirectory data, final List<SymbolSpec> symbols, final Consumer<String> log) {
         this.config = config;
-        this.idleName = idleName;
         this.data = data;
         this.log = log;
         this.symbols = List.copyOf(symbols);
@@ -128,8 +135,9 @@ public final class PublisherAgent implements Agent {
     public void onStart() {
         final MediaDriver.Context context = new MediaDriver.Context()
             .aeronDirectoryName(config.aeronDir().resolve("marketdata").toString())
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(IdleStrategies.pacedByName(idleName, config.pauseNanos(), FeedConfig.DRIVER_BUSY_BYTES))
+            .threadingMode(ThreadingMode.INVOKER)
+            // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
+            .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(config.termLength())
             .ipcTermBufferLength(64 * 1024)
@@ -137,7 +145,11 @@ public final class PublisherAgent implements Agent {
             .dirDeleteOnStart(false)
             .dirDeleteOnShutdown(true);
         driver = AeronLeftovers.launchDriver(context, "marketdata", log);
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        driverInvoker = driver.sharedAgentInvoker();
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+            .useConductorAgentInvoker(true)
+            .driverAgentInvoker(driverInvoker));
+        clientInvoker = aeron.conductorAgentInvoker();
         incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
         snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
         status = new StatusFile(data.root().resolve("marketdata").resolve("status"));
@@ -150,7 +162,26 @@ public final class PublisherAgent implements Agent {
 
     @Override
     public int doWork() {
-        final long now = System.nanoTime();
+        final int work = publish(System.nanoTime());
+        return work + driverTurns();
+    }
+
+    /**
+     * Turns the Aeron client's conductor once and the media driver until it has nothing left to do, so that what this turn
+     * offered is on the wire before the loop idles; returns {@value #EVENTS_PER_TURN} (a full turn: no pause) when the
+     * driver was still busy after {@value #DRIVER_TURNS} turns, else 0.
+     */
+    private int driverTurns() {
+        clientInvoker.invoke();
+        for (int i = 0; i < DRIVER_TURNS; i++) {
+            if (driverInvoker.invoke() == 0) {
+                return 0;
+            }
+        }
+        return EVENTS_PER_TURN;
+    }
+
+    private int publish(final long now) {
         if (tail == null) {
             return open(now);
         }
@@ -214,7 +245,8 @@ public final class PublisherAgent implements Agent {
             booksThrough = index;
         };
         while (rebuild.poll(apply, 4096) > 0) {
-            // read to the end
+            // A long queue takes seconds to read: the driver and the client's conductor, on this thread, must not look dead.
+            driverTurns();
         }
         unreadable = rebuild.unreadable();
         if (unreadable > 0) {

@@ -27,8 +27,9 @@ public final class PublisherMain {
           --config FILE         the feed's channels and settings (default config/marketdata.yaml)
           --data-dir DIR        the data directory whose events queue to publish (default ./data)
           --engine-config FILE  the symbols (default: engineConfig in the feed's configuration)
-          --idle MODE           backoff (default: the loop and its media driver wake about once per pauseMicros of
-                                the feed's configuration unless busy, to stay off a small box's CPUs), yield or busy
+          --idle MODE           backoff (default: the loop, which also runs its media driver, wakes about once per
+                                pauseMicros of the feed's configuration unless busy, to stay off a small box's CPUs),
+                                yield or busy
           --help                this text
 
         Its status (for bin/monitor) is in DIR/marketdata/status; logs go to standard output and
@@ -58,7 +59,7 @@ public final class PublisherMain {
         run.log("marketdata %s: publishing %s for %d symbols (%s)", Tool.version(), data.root().resolve("events"), symbols.size(),
             engineConfig);
         try {
-            return DutyCycle.run("marketdata", () -> new PublisherAgent(config, idleName, data, symbols, line -> run.log("%s", line)),
+            return DutyCycle.run("marketdata", () -> new PublisherAgent(config, data, symbols, line -> run.log("%s", line)),
                 PublisherAgent.idleStrategy(idleName, config), message -> run.log("%s", message));
         } finally {
             run.stop();
