@@ -12,6 +12,15 @@ public final class IdleStrategies {
     /** The names --idle accepts, the default first. */
     public static final String[] CHOICES = {"backoff", "yield", "busy"};
 
+    /**
+     * The longest park in µs of {@link #clusterByName}'s backoff, when not {@value #DEFAULT_CLUSTER_MAX_PARK_MICROS}.
+     * For the tests' cluster members and bridges, several of which share 2 cores: idle, each member took 22-29 % of a core
+     * with the 200 µs cap (a dozen threads waking 5,000 times a second), which the test's other processes were waiting for.
+     */
+    public static final String CLUSTER_MAX_PARK_PROPERTY = "chronex.idle.clusterMaxParkMicros";
+    /** {@link #clusterByName}'s cap in µs (measured: see there). */
+    public static final long DEFAULT_CLUSTER_MAX_PARK_MICROS = 200;
+
     private IdleStrategies() {
     }
 
@@ -59,12 +68,17 @@ public final class IdleStrategies {
      * three members 19.7, 6.7 and 7.1 ms. The
      * 200 µs cap wakes an idle thread 5,000 times a second rather than 20,000, which three members on two cores felt:
      * at 2,000 orders/s the 50 µs cap fell behind (1,701/s answered), 200 µs kept up (1,951/s, as plain backoff's 1,954/s).
+     * The system property {@value #CLUSTER_MAX_PARK_PROPERTY} sets another cap in µs (the tests' processes, see there).
      *
      * @return null for an unknown name
      */
     public static IdleStrategy clusterByName(final String name) {
         if ("backoff".equals(name)) {
-            return new BackoffIdleStrategy(100, 0, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(200));
+            final long maxParkMicros = Long.getLong(CLUSTER_MAX_PARK_PROPERTY, DEFAULT_CLUSTER_MAX_PARK_MICROS);
+            if (maxParkMicros < 1) {
+                throw new IllegalArgumentException(CLUSTER_MAX_PARK_PROPERTY + " must be at least 1 (µs): " + maxParkMicros);
+            }
+            return new BackoffIdleStrategy(100, 0, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MICROSECONDS.toNanos(maxParkMicros));
         }
         return byName(name);
     }

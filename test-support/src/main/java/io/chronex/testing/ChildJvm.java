@@ -16,13 +16,22 @@ import java.util.concurrent.TimeUnit;
 public final class ChildJvm implements AutoCloseable {
     private final List<Process> started = new ArrayList<>();
 
-    /** The java command, the parent's --add-* and Chronicle flags, heap and collector, class path and main class. */
+    /**
+     * The JIT setting of every child JVM: C1 only, no C2. A child here lives seconds and handles at most some thousands of
+     * messages, and on 2 cores C2's compiler threads compete with the test's own processes: measured on the 2-core VM, an
+     * engine's start to "engine started" took 2.2 s of CPU (1.45 s wall) with the default tiered compilation and 1.4 s
+     * (1.08 s wall) with C1 only. The longest child run, ExchangeCoreEndToEndTest's million commands, took as long either way
+     * (class 9.5-10.3 s with C1 only, 9.8-9.9 s tiered); a child that ever needs C2 removes this flag from its command.
+     */
+    public static final String QUICK_JIT = "-XX:TieredStopAtLevel=1";
+
+    /** The java command, the parent's --add-* and Chronicle flags, {@link #QUICK_JIT}, heap and collector, class path and main class. */
     public static List<String> command(final String maxHeap, final String gc, final String mainClass, final List<String> args) {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
             .filter(a -> a.startsWith("--add-") || a.startsWith("-Dchronicle") || a.startsWith("-Ddisable")).toList());
-        command.addAll(List.of("-Xmx" + maxHeap, gc, "-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(List.of(QUICK_JIT, "-Xmx" + maxHeap, gc, "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
         return command;
     }
