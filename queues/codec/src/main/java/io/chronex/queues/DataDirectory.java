@@ -5,6 +5,8 @@ import net.openhft.chronicle.core.time.TimeProvider;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import net.openhft.chronicle.queue.impl.single.TableStoreWriteLock;
+import net.openhft.chronicle.threads.Pauser;
 
 import java.io.IOException;
 import java.io.Reader;
@@ -228,7 +230,7 @@ public final class DataDirectory {
      */
     public SingleChronicleQueue gatewayOutbound(final int gatewayId) {
         final Path dir = gatewayDir(gatewayId).resolve("outbound");
-        return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(100 + gatewayId).build();
+        return build(SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(100 + gatewayId));
     }
 
     /**
@@ -238,7 +240,7 @@ public final class DataDirectory {
     public SingleChronicleQueue gatewayReturns(final int gatewayId) {
         final Path gateway = readOnly ? root.resolve("gateways").resolve(Integer.toString(gatewayId)) : gatewayDir(gatewayId);
         final Path dir = gateway.resolve("returns");
-        return SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(200 + gatewayId).readOnly(readOnly).build();
+        return build(SingleChronicleQueueBuilder.single(dir.toFile()).rollCycle(ROLL_CYCLE).sourceId(200 + gatewayId).readOnly(readOnly));
     }
 
     /** The ids of the gateways that wrote return-path hop times here, ascending. */
@@ -259,7 +261,26 @@ public final class DataDirectory {
     private SingleChronicleQueue queue(final String name, final int sourceId) {
         final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
             .sourceId(sourceId).readOnly(readOnly);
-        return (clock == null ? builder : builder.timeProvider(clock)).build();
+        return build(clock == null ? builder : builder.timeProvider(clock));
+    }
+
+    /**
+     * Builds the queue and, unless read-only, releases its write and append locks when the process holding them is gone. A
+     * process killed with kill -9 in the middle of an append leaves them set, and Chronicle asks whether their holder lives
+     * only once its lock timeout (10 s) has passed, so a writer restarted after such a kill would stall that long at its first
+     * append. A live holder keeps its locks. Processes that share a data directory must share a pid namespace.
+     */
+    private static SingleChronicleQueue build(final SingleChronicleQueueBuilder builder) {
+        final SingleChronicleQueue queue = builder.build();
+        if (!builder.readOnly()) {
+            try (TableStoreWriteLock write = new TableStoreWriteLock(queue.metaStore(), Pauser::balanced, 0L);
+                 TableStoreWriteLock append = new TableStoreWriteLock(queue.metaStore(), Pauser::balanced, 0L,
+                     TableStoreWriteLock.APPEND_LOCK_KEY)) {
+                write.forceUnlockIfProcessIsDead();
+                append.forceUnlockIfProcessIsDead();
+            }
+        }
+        return queue;
     }
 
     /**
