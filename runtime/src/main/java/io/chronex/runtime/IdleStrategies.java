@@ -74,7 +74,13 @@ public final class IdleStrategies {
      */
     public static IdleStrategy clusterByName(final String name) {
         if ("backoff".equals(name)) {
-            final long maxParkMicros = Long.getLong(CLUSTER_MAX_PARK_PROPERTY, DEFAULT_CLUSTER_MAX_PARK_MICROS);
+            final String property = System.getProperty(CLUSTER_MAX_PARK_PROPERTY);
+            final long maxParkMicros;
+            try {
+                maxParkMicros = property == null ? DEFAULT_CLUSTER_MAX_PARK_MICROS : Long.parseLong(property.trim());
+            } catch (final NumberFormatException e) {
+                throw new IllegalArgumentException(CLUSTER_MAX_PARK_PROPERTY + " must be a whole number of µs, not '" + property + "'", e);
+            }
             if (maxParkMicros < 1) {
                 throw new IllegalArgumentException(CLUSTER_MAX_PARK_PROPERTY + " must be at least 1 (µs): " + maxParkMicros);
             }

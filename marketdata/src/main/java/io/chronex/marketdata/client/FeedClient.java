@@ -25,10 +25,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * from the thread that calls {@link #poll}. Joins at any time: until the first snapshot cycle it is recovering.
  *
  * <p>The media driver and the Aeron client's conductor run on that thread too (Aeron's invoker mode): {@link #poll} first
- * turns the driver until the sockets are empty, then reads the images. So a client is one thread, which should idle with
+ * turns the driver until the sockets are empty, then reads the images. So a client has one busy thread (besides Aeron's
+ * async executor, asleep between rare name lookups), which should idle with
  * {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause): on a small box it wakes about once per
  * pause while the feed trickles, and never parks straight after a turn that received something (docs/marketdata.md,
- * "Idling"). A client not polled for longer than {@value #LIVENESS_SECONDS} s is closed by Aeron's own liveness checks:
+ * "Idling"). A client not polled for longer than {@value FeedConfig#LIVENESS_SECONDS} s is closed by Aeron's own liveness checks:
  * {@link #poll} then throws.
  *
  * <p>{@code dropRate} is a test hook: that fraction of the incremental messages received (chosen by a seeded random) is
@@ -41,11 +42,6 @@ public final class FeedClient implements AutoCloseable {
     private static final int RECOVERING_FRAGMENTS = 8;
     /** At most this many driver turns a poll: Aeron's receiver reads at most one datagram per channel a turn. */
     private static final int DRIVER_TURNS = 256;
-    /**
-     * How long the calling thread may go without polling before Aeron's liveness checks give the client up: longer than
-     * Aeron's 10 s default, as the driver and its client share the caller's pauses (a long GC, a debugger).
-     */
-    static final int LIVENESS_SECONDS = 60;
     /**
      * A poll with less work than this found nothing new: a datagram is at least a 32-byte frame header of work, while an
      * idle driver turn counts a timer check or two.
@@ -91,27 +87,29 @@ public final class FeedClient implements AutoCloseable {
             .threadingMode(ThreadingMode.INVOKER)
             // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
             .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
-            .clientLivenessTimeoutNs(TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS))
+            .clientLivenessTimeoutNs(FeedConfig.LIVENESS_NANOS)
             // Aeron requires it above the client's liveness; this driver has no publication of its own to unblock.
-            .publicationUnblockTimeoutNs(TimeUnit.SECONDS.toNanos(2 * LIVENESS_SECONDS))
+            .publicationUnblockTimeoutNs(2 * FeedConfig.LIVENESS_NANOS)
             .termBufferSparseFile(true)
             .publicationTermBufferLength(64 * 1024)
             .ipcTermBufferLength(64 * 1024)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
         this.driverInvoker = driver.sharedAgentInvoker();
+        Aeron connected = null;
         try {
-            this.aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
+            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
                 .useConductorAgentInvoker(true)
                 .driverAgentInvoker(driverInvoker)
-                .driverTimeoutMs(TimeUnit.SECONDS.toMillis(LIVENESS_SECONDS)));
-            this.clientInvoker = aeron.conductorAgentInvoker();
-            this.incremental = aeron.addSubscription(config.incrementalSubscription(), config.incrementalStream());
-            this.snapshots = aeron.addSubscription(config.snapshotSubscription(), config.snapshotStream());
+                .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(FeedConfig.LIVENESS_NANOS)));
+            this.incremental = connected.addSubscription(config.incrementalSubscription(), config.incrementalStream());
+            this.snapshots = connected.addSubscription(config.snapshotSubscription(), config.snapshotStream());
         } catch (final RuntimeException e) {
-            driver.close();
+            CloseHelper.quietCloseAll(connected, driver);
             throw e;
         }
+        this.aeron = connected;
+        this.clientInvoker = connected.conductorAgentInvoker();
         final FragmentHandler onIncremental = (buffer, offset, length, header) -> {
             received++;
             if (observer != null) {
@@ -161,15 +159,16 @@ public final class FeedClient implements AutoCloseable {
 
     /**
      * Turns the media driver until its sockets are empty, then reads what has arrived on both channels; returns the work
-     * done, as an Agrona duty cycle counts it: the fragments read plus the driver's work count (mostly bytes received), 0
-     * when nothing arrived. Snapshots first, and while recovering only a few incrementals at a time: a snapshot is usable
-     * only if no incremental after it was lost before it was read, so it must not wait behind a long run of incrementals.
+     * done, as an Agrona duty cycle counts it: the fragments read plus the driver's work count (mostly bytes received);
+     * when nothing arrived, 0 or a few timer counts, below the idle strategy's threshold. Snapshots first, and while
+     * recovering only a few incrementals at a time: a snapshot is usable only if no incremental after it was lost before it
+     * was read, so it must not wait behind a long run of incrementals.
      *
-     * @throws IllegalStateException when Aeron has given the client up (not polled for {@value #LIVENESS_SECONDS} s)
+     * @throws IllegalStateException when Aeron has given the client up (not polled for {@value FeedConfig#LIVENESS_SECONDS} s)
      */
     public int poll() {
         if (aeron.isClosed()) {
-            throw new IllegalStateException("the feed client's Aeron client is closed (not polled for " + LIVENESS_SECONDS
+            throw new IllegalStateException("the feed client's Aeron client is closed (not polled for " + FeedConfig.LIVENESS_SECONDS
                 + " s, or closed): open a new FeedClient");
         }
         int work = clientInvoker.invoke();

@@ -138,6 +138,9 @@ public final class PublisherAgent implements Agent {
             .threadingMode(ThreadingMode.INVOKER)
             // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
             .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
+            .clientLivenessTimeoutNs(FeedConfig.LIVENESS_NANOS)
+            // Aeron requires it above the client's liveness.
+            .publicationUnblockTimeoutNs(2 * FeedConfig.LIVENESS_NANOS)
             .termBufferSparseFile(true)
             .publicationTermBufferLength(config.termLength())
             .ipcTermBufferLength(64 * 1024)
@@ -148,7 +151,8 @@ public final class PublisherAgent implements Agent {
         driverInvoker = driver.sharedAgentInvoker();
         aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
             .useConductorAgentInvoker(true)
-            .driverAgentInvoker(driverInvoker));
+            .driverAgentInvoker(driverInvoker)
+            .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(FeedConfig.LIVENESS_NANOS)));
         clientInvoker = aeron.conductorAgentInvoker();
         incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
         snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
@@ -167,18 +171,21 @@ public final class PublisherAgent implements Agent {
     }
 
     /**
-     * Turns the Aeron client's conductor once and the media driver until it has nothing left to do, so that what this turn
-     * offered is on the wire before the loop idles; returns {@value #EVENTS_PER_TURN} (a full turn: no pause) when the
-     * driver was still busy after {@value #DRIVER_TURNS} turns, else 0.
+     * Turns the media driver until it has nothing left to do, so that what this turn offered is on the wire before the loop
+     * idles, then the Aeron client's conductor once (after the driver, which refreshes the heartbeat the conductor checks);
+     * returns {@value #EVENTS_PER_TURN} (a full turn: no pause) when the driver was still busy after {@value #DRIVER_TURNS}
+     * turns, else 0.
      */
     private int driverTurns() {
-        clientInvoker.invoke();
+        int work = EVENTS_PER_TURN;
         for (int i = 0; i < DRIVER_TURNS; i++) {
             if (driverInvoker.invoke() == 0) {
-                return 0;
+                work = 0;
+                break;
             }
         }
-        return EVENTS_PER_TURN;
+        clientInvoker.invoke();
+        return work;
     }
 
     private int publish(final long now) {
@@ -346,9 +353,15 @@ public final class PublisherAgent implements Agent {
         status.lastSent(index);
     }
 
-    /** Offers with a few immediate retries; true when sent or when nobody is subscribed (then nobody misses it). */
+    /**
+     * Offers with a few immediate retries, a driver turn before each (the driver, on this thread, is what sends and moves
+     * the publication's limit); true when sent or when nobody is subscribed (then nobody misses it).
+     */
     private boolean offer(final Publication publication, final FeedEncoder encoder, final int length) {
         for (int i = 0; i < OFFER_SPINS; i++) {
+            if (i > 0) {
+                driverInvoker.invoke();
+            }
             final long result = publication.offer(encoder.buffer(), 0, length);
             if (result > 0) {
                 return true;
