@@ -85,6 +85,7 @@ public final class PublisherAgent implements Agent {
     private StatusFile status;
     private SingleChronicleQueue events;
     private EventTail tail;
+    private ExcerptTailer endTailer;
 
     /** The last sequence sent (or being sent, when {@link #pending}). */
     private long seq;
@@ -437,16 +438,25 @@ public final class PublisherAgent implements Agent {
         return 1;
     }
 
-    /** Excerpts in the queue after the last one read (counted within a roll cycle; across one, the newest cycle's). */
+    /**
+     * Excerpts in the queue after the last one read (counted within a roll cycle; across one, the newest cycle's). A tailer
+     * of its own moved to the end, kept from call to call: the queue's lastIndex() opens and closes one each time, which
+     * allocates.
+     */
     private long lagEvents() {
         if (events == null) {
             return 0;
         }
-        final long last = events.lastIndex();
-        if (last < 0) {
+        if (endTailer == null) {
+            endTailer = events.createTailer();
+        }
+        // At the end, the tailer's index is where the next excerpt will be written: one past the last.
+        final long next = endTailer.toEnd().index();
+        final RollCycle cycle = events.rollCycle();
+        if (cycle.toSequenceNumber(next) == 0) {
             return 0;
         }
-        final RollCycle cycle = events.rollCycle();
+        final long last = next - 1;
         if (lastIndexRead < 0 || cycle.toCycle(last) != cycle.toCycle(lastIndexRead)) {
             return cycle.toSequenceNumber(last) + 1;
         }
@@ -487,7 +497,7 @@ public final class PublisherAgent implements Agent {
         if (tail != null) {
             log.accept(describe());
         }
-        CloseHelper.closeAll(tail, events, status, aeron, driver);
+        CloseHelper.closeAll(tail, endTailer, events, status, aeron, driver);
     }
 
     @Override
