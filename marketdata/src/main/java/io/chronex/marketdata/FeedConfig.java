@@ -9,7 +9,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The feed's settings (config/marketdata.yaml): the two channels as the publisher sends on them and as clients join
@@ -21,22 +20,6 @@ public record FeedConfig(String incrementalPublication, String incrementalSubscr
                          String snapshotPublication, String snapshotSubscription, int snapshotStream,
                          long snapshotIntervalNanos, long heartbeatIntervalNanos, Path aeronDir, int termLength,
                          Path engineConfig, int recoveryBufferBytes, long backPressureLimitNanos, long pauseNanos) {
-    /**
-     * How long the thread of a media driver's async executor (Aeron's, for name resolution) sleeps between looks for work:
-     * its default wakes thousands of times a second for tasks that come at start and when endpoints are re-resolved.
-     */
-    public static final long ASYNC_EXECUTOR_SLEEP_MILLIS = 10;
-
-    /**
-     * How long the publisher's or a client's loop may stop before Aeron's liveness checks give its Aeron client up: the
-     * media driver and the client's conductor run on that loop (invoker mode), so they share its pauses (a long GC, a
-     * blocked write of the log); longer than Aeron's 10 s default.
-     */
-    public static final int LIVENESS_SECONDS = 60;
-
-    /** {@link #LIVENESS_SECONDS} in nanoseconds. */
-    public static final long LIVENESS_NANOS = TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
-
     private static final Set<String> KEYS = Set.of("incrementalPublication", "incrementalSubscription", "incrementalStream",
         "snapshotPublication", "snapshotSubscription", "snapshotStream", "snapshotIntervalMs", "heartbeatIntervalMs", "aeronDir",
         "termLength", "engineConfig", "recoveryBufferBytes", "backPressureLimitMs",

@@ -41,12 +41,13 @@ public final class IdleStrategies {
     }
 
     /**
-     * For a reader that must stay off a small box's CPUs while it follows a busy writer (the market-data publisher, the
-     * feed client and their media drivers): backoff is a {@link PacedIdleStrategy} that parks {@code pauseNanos} after a
-     * turn with less work than {@code busyWork}, so that idle or under a trickle each loop wakes about once per pause and
-     * under load it runs flat out; yield and busy as {@link #byName}. Measured in docs/performance.md
-     * ("Market data"): with the plain backoff a publisher, a feed client and their two drivers took more than a core on
-     * the 2-core VM while the engine drained.
+     * For a reader that must stay off a small box's CPUs while it follows a busy writer (the market-data publisher and the
+     * feed client, each of which turns its media driver from the same loop): backoff is a {@link PacedIdleStrategy} that
+     * parks {@code pauseNanos} after a turn with less work than {@code busyWork}, so that idle or under a trickle each loop
+     * wakes about once per pause and under load it runs flat out; yield and busy as {@link #byName}. Measured in
+     * docs/performance.md
+     * ("Market data"): with the plain backoff, a publisher, a feed client and their two drivers (then on threads of their
+     * own) took more than a core on the 2-core VM while the engine drained.
      *
      * @return null for an unknown name
      */

@@ -1,23 +1,18 @@
 package io.chronex.marketdata.client;
 
-import io.aeron.Aeron;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.FragmentHandler;
 import io.chronex.marketdata.FeedConfig;
+import io.chronex.marketdata.InvokedAeron;
 import io.chronex.runtime.IdleStrategies;
-import org.agrona.CloseHelper;
 import org.agrona.IoUtil;
-import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.io.File;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * async executor, asleep between rare name lookups), which should idle with
  * {@link #idleStrategy} ({@link IdleStrategies#pacedByName} with the feed's pause): on a small box it wakes about once per
  * pause while the feed trickles, and never parks straight after a turn that received something (docs/marketdata.md,
- * "Idling"). A client not polled for longer than {@value FeedConfig#LIVENESS_SECONDS} s is closed by Aeron's own liveness checks:
+ * "Idling"). A client not polled for longer than {@value InvokedAeron#LIVENESS_SECONDS} s is closed by Aeron's own liveness checks:
  * {@link #poll} then throws.
  *
  * <p>{@code dropRate} is a test hook: that fraction of the incremental messages received (chosen by a seeded random) is
@@ -49,10 +44,7 @@ public final class FeedClient implements AutoCloseable {
     private static final int IDLE_WORK = 32;
 
     private final FeedState state;
-    private final MediaDriver driver;
-    private final AgentInvoker driverInvoker;
-    private final Aeron aeron;
-    private final AgentInvoker clientInvoker;
+    private final InvokedAeron aeron;
     private final Subscription incremental;
     private final Subscription snapshots;
     private final FragmentAssembler incrementalAssembler;
@@ -82,34 +74,16 @@ public final class FeedClient implements AutoCloseable {
         this.random = new SplittableRandom(seed);
         removeDeadClientsDirectories(config.aeronDir());
         final Path dir = config.aeronDir().resolve(DIR_PREFIX + ProcessHandle.current().pid() + "-" + CLIENTS.incrementAndGet());
-        this.driver = MediaDriver.launchEmbedded(new MediaDriver.Context()
-            .aeronDirectoryName(dir.toString())
-            .threadingMode(ThreadingMode.INVOKER)
-            // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
-            .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
-            .clientLivenessTimeoutNs(FeedConfig.LIVENESS_NANOS)
-            // Aeron requires it above the client's liveness; this driver has no publication of its own to unblock.
-            .publicationUnblockTimeoutNs(2 * FeedConfig.LIVENESS_NANOS)
-            .termBufferSparseFile(true)
+        this.aeron = InvokedAeron.connect(MediaDriver.launchEmbedded(InvokedAeron.driverContext(dir)
             .publicationTermBufferLength(64 * 1024)
-            .ipcTermBufferLength(64 * 1024)
-            .dirDeleteOnStart(true)
-            .dirDeleteOnShutdown(true));
-        this.driverInvoker = driver.sharedAgentInvoker();
-        Aeron connected = null;
+            .dirDeleteOnStart(true)));
         try {
-            connected = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
-                .useConductorAgentInvoker(true)
-                .driverAgentInvoker(driverInvoker)
-                .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(FeedConfig.LIVENESS_NANOS)));
-            this.incremental = connected.addSubscription(config.incrementalSubscription(), config.incrementalStream());
-            this.snapshots = connected.addSubscription(config.snapshotSubscription(), config.snapshotStream());
+            this.incremental = aeron.aeron().addSubscription(config.incrementalSubscription(), config.incrementalStream());
+            this.snapshots = aeron.aeron().addSubscription(config.snapshotSubscription(), config.snapshotStream());
         } catch (final RuntimeException e) {
-            CloseHelper.quietCloseAll(connected, driver);
+            aeron.close();
             throw e;
         }
-        this.aeron = connected;
-        this.clientInvoker = connected.conductorAgentInvoker();
         final FragmentHandler onIncremental = (buffer, offset, length, header) -> {
             received++;
             if (observer != null) {
@@ -164,21 +138,14 @@ public final class FeedClient implements AutoCloseable {
      * recovering only a few incrementals at a time: a snapshot is usable only if no incremental after it was lost before it
      * was read, so it must not wait behind a long run of incrementals.
      *
-     * @throws IllegalStateException when Aeron has given the client up (not polled for {@value FeedConfig#LIVENESS_SECONDS} s)
+     * @throws IllegalStateException when Aeron has given the client up (not polled for {@value InvokedAeron#LIVENESS_SECONDS} s)
      */
     public int poll() {
         if (aeron.isClosed()) {
-            throw new IllegalStateException("the feed client's Aeron client is closed (not polled for " + FeedConfig.LIVENESS_SECONDS
+            throw new IllegalStateException("the feed client's Aeron client is closed (not polled for " + InvokedAeron.LIVENESS_SECONDS
                 + " s, or closed): open a new FeedClient");
         }
-        int work = clientInvoker.invoke();
-        for (int i = 0; i < DRIVER_TURNS; i++) {
-            final int driverWork = driverInvoker.invoke();
-            if (driverWork == 0) {
-                break;
-            }
-            work += driverWork;
-        }
+        final int work = aeron.turnDriver(DRIVER_TURNS) + aeron.turnClient();
         final int snapshotFragments = snapshots.poll(snapshotAssembler, FRAGMENTS_PER_POLL);
         final int limit = state.synced() ? FRAGMENTS_PER_POLL : RECOVERING_FRAGMENTS;
         final int incrementals = incremental.poll(incrementalAssembler, limit);
@@ -218,6 +185,6 @@ public final class FeedClient implements AutoCloseable {
 
     @Override
     public void close() {
-        CloseHelper.closeAll(aeron, driver);
+        aeron.close();
     }
 }

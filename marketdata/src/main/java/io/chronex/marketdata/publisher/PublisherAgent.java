@@ -1,14 +1,13 @@
 package io.chronex.marketdata.publisher;
 
-import io.aeron.Aeron;
 import io.aeron.Publication;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
 import io.chronex.api.SymbolSpec;
 import io.chronex.marketdata.FeedConfig;
 import io.chronex.marketdata.FeedEncoder;
+import io.chronex.marketdata.InvokedAeron;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
@@ -23,9 +22,7 @@ import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -76,10 +73,7 @@ public final class PublisherAgent implements Agent {
     private final DutyCycle.StatusClock logClock = DutyCycle.StatusClock.everyMinute();
     private final EventTail.Handler onEvent = this::onEvent;
 
-    private MediaDriver driver;
-    private AgentInvoker driverInvoker;
-    private Aeron aeron;
-    private AgentInvoker clientInvoker;
+    private InvokedAeron aeron;
     private Publication incremental;
     private Publication snapshots;
     private StatusFile status;
@@ -134,29 +128,13 @@ public final class PublisherAgent implements Agent {
 
     @Override
     public void onStart() {
-        final MediaDriver.Context context = new MediaDriver.Context()
-            .aeronDirectoryName(config.aeronDir().resolve("marketdata").toString())
-            .threadingMode(ThreadingMode.INVOKER)
-            // Its tasks (name resolution) are rare: its own thread sleeps, not spins, between them.
-            .asyncExecutorIdleStrategy(new SleepingMillisIdleStrategy(FeedConfig.ASYNC_EXECUTOR_SLEEP_MILLIS))
-            .clientLivenessTimeoutNs(FeedConfig.LIVENESS_NANOS)
-            // Aeron requires it above the client's liveness.
-            .publicationUnblockTimeoutNs(2 * FeedConfig.LIVENESS_NANOS)
-            .termBufferSparseFile(true)
+        final MediaDriver.Context context = InvokedAeron.driverContext(config.aeronDir().resolve("marketdata"))
             .publicationTermBufferLength(config.termLength())
-            .ipcTermBufferLength(64 * 1024)
             // As the bridge: not dirDeleteOnStart, which would skip Aeron's check for a live driver in the directory.
-            .dirDeleteOnStart(false)
-            .dirDeleteOnShutdown(true);
-        driver = AeronLeftovers.launchDriver(context, "marketdata", log);
-        driverInvoker = driver.sharedAgentInvoker();
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())
-            .useConductorAgentInvoker(true)
-            .driverAgentInvoker(driverInvoker)
-            .driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(FeedConfig.LIVENESS_NANOS)));
-        clientInvoker = aeron.conductorAgentInvoker();
-        incremental = aeron.addPublication(config.incrementalPublication(), config.incrementalStream());
-        snapshots = aeron.addPublication(config.snapshotPublication(), config.snapshotStream());
+            .dirDeleteOnStart(false);
+        aeron = InvokedAeron.connect(AeronLeftovers.launchDriver(context, "marketdata", log));
+        incremental = aeron.aeron().addPublication(config.incrementalPublication(), config.incrementalStream());
+        snapshots = aeron.aeron().addPublication(config.snapshotPublication(), config.snapshotStream());
         status = new StatusFile(data.root().resolve("marketdata").resolve("status"));
         incrementalEncoder.epoch(status.epoch());
         snapshotEncoder.epoch(status.epoch());
@@ -178,15 +156,9 @@ public final class PublisherAgent implements Agent {
      * turns, else 0.
      */
     private int driverTurns() {
-        int work = EVENTS_PER_TURN;
-        for (int i = 0; i < DRIVER_TURNS; i++) {
-            if (driverInvoker.invoke() == 0) {
-                work = 0;
-                break;
-            }
-        }
-        clientInvoker.invoke();
-        return work;
+        aeron.turnDriver(DRIVER_TURNS);
+        aeron.turnClient();
+        return aeron.driverBusy() ? EVENTS_PER_TURN : 0;
     }
 
     private int publish(final long now) {
@@ -361,7 +333,7 @@ public final class PublisherAgent implements Agent {
     private boolean offer(final Publication publication, final FeedEncoder encoder, final int length) {
         for (int i = 0; i < OFFER_SPINS; i++) {
             if (i > 0) {
-                driverInvoker.invoke();
+                aeron.turnDriver(1);
             }
             final long result = publication.offer(encoder.buffer(), 0, length);
             if (result > 0) {
@@ -497,7 +469,7 @@ public final class PublisherAgent implements Agent {
         if (tail != null) {
             log.accept(describe());
         }
-        CloseHelper.closeAll(tail, endTailer, events, status, aeron, driver);
+        CloseHelper.closeAll(tail, endTailer, events, status, aeron);
     }
 
     @Override
