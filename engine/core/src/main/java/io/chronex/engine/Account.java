@@ -2,10 +2,12 @@ package io.chronex.engine;
 
 import io.chronex.api.AccountSpec;
 import io.chronex.api.SelfTradePrevention;
+import io.chronex.engine.risk.Wallet;
 
-/** A trading account: its limits, switches, and its live orders in engine-id order. */
+/** A trading account: its limits, switches, its money, and its live orders in engine-id order. */
 final class Account {
     final long id;
+    final Wallet wallet;
     long maxOrderQuantity;
     long maxOrderNotional;
     int maxOpenOrders;
@@ -15,8 +17,9 @@ final class Account {
     Order head;
     Order tail;
 
-    Account(final long id, final AccountSpec limits) {
+    Account(final long id, final AccountSpec limits, final Wallet wallet) {
         this.id = id;
+        this.wallet = wallet;
         setLimits(limits.maxOrderQuantity(), limits.maxOrderNotional(), limits.maxOpenOrders(), limits.selfTradePrevention());
     }
 

@@ -1,11 +1,14 @@
 package io.chronex.engine;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SelfTradePrevention;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
+import io.chronex.engine.risk.Ledger;
+import io.chronex.engine.risk.Wallet;
 
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -28,30 +31,40 @@ import java.util.List;
  */
 final class EngineSnapshot {
     private static final long MAGIC = 0x43485845_534E4150L; // "CHXESNAP"
-    private static final int VERSION = 1;
+    /** Version 1 had no money (assets, balances, holds); it is still read. */
+    private static final int VERSION_WITHOUT_MONEY = 1;
+    private static final int VERSION = 2;
 
     // The layout: big-endian (DataOutputStream's), one section after another, each field in the
     // order written; no offsets, as names make the book entries' lengths vary.
     //   header    magic i64, version i32, risk checks i32, create accounts on first use (bool),
     //             default account's limits (ACCOUNT_LIMITS_BYTES), command count i64, last order id i64,
     //             last trade id i64
+    //   assets    count i32; each: id i32, code (u16 length + modified UTF-8), decimals i32, deposited,
+    //             withdrawn, adjusted, fees collected (ASSET_TOTALS_BYTES); then the applied money
+    //             references: count i32, each i64 ascending
     //   books     count i32; each: symbol i32, name (u16 length + modified UTF-8), price scale, tick size,
-    //             lot size, price band basis points, reference price (5 x i64), halted (bool)
-    //   accounts  count i32; each (ACCOUNT_BYTES): id i64, limits (ACCOUNT_LIMITS_BYTES), kill switch (bool)
+    //             lot size, price band basis points, reference price (5 x i64), halted (bool), base and
+    //             quote asset (2 x i32), base scale, quote scale, taker fee, maker fee (4 x i64)
+    //   accounts  count i32; each (ACCOUNT_BYTES): id i64, limits (ACCOUNT_LIMITS_BYTES), kill switch (bool),
+    //             then per asset in id order available and held (2 x i64)
     //   orders    count i32; each (ORDER_BYTES), in book and queue order: order id, account id, client order
     //             id (3 x i64), symbol i32, side u8, time in force u8, post-only (bool), price, quantity,
-    //             leaves, cumulative (4 x i64)
+    //             leaves, cumulative (4 x i64), held amount, hold price (2 x i64), reserved (bool)
+    // Version 1 is the same without the assets section and the money fields of books, accounts and orders.
     //   checksum  i64 (CHECKSUM_BYTES): hash() of everything before it
     /** Max order quantity i64, max order notional i64, max open orders i32, self-trade prevention u8. */
     private static final int ACCOUNT_LIMITS_BYTES = 2 * Long.BYTES + Integer.BYTES + 1;
     private static final int ACCOUNT_BYTES = Long.BYTES + ACCOUNT_LIMITS_BYTES + 1;
-    private static final int ORDER_BYTES = 3 * Long.BYTES + Integer.BYTES + 3 + 4 * Long.BYTES;
+    private static final int ORDER_BYTES = 3 * Long.BYTES + Integer.BYTES + 3 + 4 * Long.BYTES + 2 * Long.BYTES + 1;
+    private static final int ASSET_TOTALS_BYTES = 4 * Long.BYTES;
+    private static final int ASSET_FIXED_BYTES = Integer.BYTES + 2 + Integer.BYTES + ASSET_TOTALS_BYTES;
     private static final int CHECKSUM_BYTES = Long.BYTES;
     /** The header, the three counts and the checksum. */
     private static final int FIXED_BYTES = Long.BYTES + 2 * Integer.BYTES + 1 + ACCOUNT_LIMITS_BYTES + 3 * Long.BYTES
-        + 3 * Integer.BYTES + CHECKSUM_BYTES;
-    /** A book without its name's characters: symbol, the name's length, five i64, halted. */
-    private static final int BOOK_FIXED_BYTES = Integer.BYTES + 2 + 5 * Long.BYTES + 1;
+        + 5 * Integer.BYTES + CHECKSUM_BYTES;
+    /** A book without its name's characters: symbol, the name's length, five i64, halted, the money terms. */
+    private static final int BOOK_FIXED_BYTES = Integer.BYTES + 2 + 5 * Long.BYTES + 1 + 2 * Integer.BYTES + 4 * Long.BYTES;
     /** Modified UTF-8 takes at most 3 bytes per char. */
     private static final int MAX_UTF_BYTES_PER_CHAR = 3;
 
@@ -76,8 +89,16 @@ final class EngineSnapshot {
             orderCount += countOrders(book.bids) + countOrders(book.asks);
             capacity += BOOK_FIXED_BYTES + MAX_UTF_BYTES_PER_CHAR * book.name.length();
         }
+        final Ledger ledger = engine.ledger();
+        final int assetCount = ledger.assetCount();
+        final long[] references = ledger.references();
+        for (int i = 0; i < assetCount; i++) {
+            capacity += ASSET_FIXED_BYTES + MAX_UTF_BYTES_PER_CHAR * ledger.asset(i).code().length();
+        }
+        capacity += Long.BYTES * references.length;
         // Sized up front (an upper bound), so the copy is written without growing the array.
-        final Out out = new Out(capacity + ACCOUNT_BYTES * engine.accounts().size() + ORDER_BYTES * orderCount);
+        final Out out = new Out(capacity + (ACCOUNT_BYTES + 2 * Long.BYTES * assetCount) * engine.accounts().size()
+            + ORDER_BYTES * orderCount);
         out.writeLong(MAGIC);
         out.writeInt(VERSION);
         out.writeInt(engine.riskChecks());
@@ -87,6 +108,22 @@ final class EngineSnapshot {
         out.writeLong(engine.commandCount());
         out.writeLong(engine.lastOrderId());
         out.writeLong(engine.lastTradeId());
+
+        out.writeInt(assetCount);
+        for (int i = 0; i < assetCount; i++) {
+            final AssetSpec asset = ledger.asset(i);
+            out.writeInt(asset.id());
+            out.writeUtf(asset.code());
+            out.writeInt(asset.decimals());
+            out.writeLong(ledger.deposited(i));
+            out.writeLong(ledger.withdrawn(i));
+            out.writeLong(ledger.adjusted(i));
+            out.writeLong(ledger.fees(i));
+        }
+        out.writeInt(references.length);
+        for (final long reference : references) {
+            out.writeLong(reference);
+        }
 
         out.writeInt(books.length);
         for (final OrderBook book : books) {
@@ -98,6 +135,13 @@ final class EngineSnapshot {
             out.writeLong(book.priceBandBasisPoints);
             out.writeLong(book.referencePrice);
             out.writeBoolean(book.halted);
+            final SymbolSpec spec = book.spec();
+            out.writeInt(spec.baseAsset());
+            out.writeInt(spec.quoteAsset());
+            out.writeLong(spec.baseScale());
+            out.writeLong(spec.quoteScale());
+            out.writeLong(spec.takerFee());
+            out.writeLong(spec.makerFee());
         }
 
         final Long2ObjectHashMap<Account> accounts = engine.accounts();
@@ -114,6 +158,10 @@ final class EngineSnapshot {
             writeAccountLimits(out, account.maxOrderQuantity, account.maxOrderNotional, account.maxOpenOrders,
                 account.selfTradePrevention);
             out.writeBoolean(account.killSwitch);
+            for (int i = 0; i < assetCount; i++) {
+                out.writeLong(account.wallet.available(i));
+                out.writeLong(account.wallet.held(i));
+            }
         }
 
         out.writeInt(orderCount);
@@ -167,6 +215,9 @@ final class EngineSnapshot {
                 out.writeLong(order.quantity);
                 out.writeLong(order.leaves);
                 out.writeLong(order.cumulative);
+                out.writeLong(order.hold.amount);
+                out.writeLong(order.hold.price);
+                out.writeBoolean(order.hold.reserved);
             }
         }
     }
@@ -267,9 +318,10 @@ final class EngineSnapshot {
                 throw new IllegalArgumentException("not an engine snapshot (bad magic)");
             }
             final int version = in.readInt();
-            if (version != VERSION) {
+            if (version != VERSION && version != VERSION_WITHOUT_MONEY) {
                 throw new IllegalArgumentException("engine snapshot version " + version + " not supported (expected " + VERSION + ")");
             }
+            final boolean money = version == VERSION;
             final int riskChecks = in.readInt();
             final boolean createAccounts = in.readBoolean();
             final AccountSpec defaultAccount = readAccountSpec(in, 0);
@@ -277,23 +329,43 @@ final class EngineSnapshot {
             final long lastOrderId = in.readLong();
             final long lastTradeId = in.readLong();
 
+            final int assetCount = money ? checkedCount(in.readInt(), snapshot.length, "assets") : 0;
+            final List<AssetSpec> assets = new ArrayList<>(assetCount);
+            final long[][] totals = new long[assetCount][];
+            for (int i = 0; i < assetCount; i++) {
+                assets.add(new AssetSpec(in.readInt(), in.readUTF(), in.readInt()));
+                totals[i] = new long[] {in.readLong(), in.readLong(), in.readLong(), in.readLong()};
+            }
+            final long[] references = new long[money ? checkedCount(in.readInt(), snapshot.length, "references") : 0];
+            for (int i = 0; i < references.length; i++) {
+                references[i] = in.readLong();
+            }
+
             final int symbolCount = checkedCount(in.readInt(), snapshot.length, "symbols");
             final List<SymbolSpec> symbols = new ArrayList<>(symbolCount);
             final boolean[] halted = new boolean[symbolCount];
             for (int i = 0; i < symbolCount; i++) {
-                symbols.add(new SymbolSpec(in.readInt(), in.readUTF(), in.readLong(), in.readLong(), in.readLong(),
-                    in.readLong(), in.readLong()));
+                final SymbolSpec plain = new SymbolSpec(in.readInt(), in.readUTF(), in.readLong(), in.readLong(), in.readLong(),
+                    in.readLong(), in.readLong());
                 halted[i] = in.readBoolean();
+                symbols.add(money ? plain.withAssets(in.readInt(), in.readInt(), in.readLong(), in.readLong(), in.readLong(),
+                    in.readLong()) : plain);
             }
             final int accountCount = checkedCount(in.readInt(), snapshot.length, "accounts");
             final List<AccountSpec> accounts = new ArrayList<>(accountCount);
             final boolean[] killSwitch = new boolean[accountCount];
+            final long[][] balances = new long[accountCount][];
             for (int i = 0; i < accountCount; i++) {
                 accounts.add(readAccountSpec(in, in.readLong()));
                 killSwitch[i] = in.readBoolean();
+                balances[i] = new long[2 * assetCount];
+                for (int j = 0; j < balances[i].length; j++) {
+                    balances[i][j] = in.readLong();
+                }
             }
             final MatchingEngine engine = new MatchingEngine(
-                new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount));
+                new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount, assets));
+            restoreMoney(engine, accounts, totals, references, balances);
             for (int i = 0; i < symbolCount; i++) {
                 engine.bookOf(symbols.get(i).id()).halted = halted[i];
             }
@@ -317,6 +389,11 @@ final class EngineSnapshot {
                 order.quantity = in.readLong();
                 order.leaves = in.readLong();
                 order.cumulative = in.readLong();
+                if (money) {
+                    order.hold.amount = in.readLong();
+                    order.hold.price = in.readLong();
+                    order.hold.reserved = in.readBoolean();
+                }
                 if (order.account == null || order.book == null || order.side == null || order.timeInForce == null) {
                     throw new IllegalArgumentException("corrupt engine snapshot: order " + order.orderId + " refers to nothing");
                 }
@@ -335,6 +412,24 @@ final class EngineSnapshot {
             return engine;
         } catch (final IOException e) {
             throw new IllegalArgumentException("corrupt engine snapshot: " + e, e);
+        }
+    }
+
+    /** Puts back the ledger's totals and references and every account's balances, as read. */
+    private static void restoreMoney(final MatchingEngine engine, final List<AccountSpec> accounts, final long[][] totals,
+                                      final long[] references, final long[][] balances) {
+        final Ledger ledger = engine.ledger();
+        for (int i = 0; i < totals.length; i++) {
+            ledger.restoreTotals(i, totals[i][0], totals[i][1], totals[i][2], totals[i][3]);
+        }
+        for (final long reference : references) {
+            ledger.restoreReference(reference);
+        }
+        for (int i = 0; i < accounts.size(); i++) {
+            final Wallet wallet = engine.accounts().get(accounts.get(i).id()).wallet;
+            for (int asset = 0; asset < totals.length; asset++) {
+                wallet.restore(asset, balances[i][2 * asset], balances[i][2 * asset + 1]);
+            }
         }
     }
 

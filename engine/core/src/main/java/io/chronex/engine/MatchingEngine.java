@@ -17,6 +17,9 @@ import io.chronex.api.SelfTradePrevention;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
+import io.chronex.engine.risk.Ledger;
+import io.chronex.engine.risk.Pair;
+import io.chronex.engine.risk.Wallet;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -46,6 +49,7 @@ public final class MatchingEngine {
     private final boolean checkSelfTrade;
     private final boolean checkKillSwitch;
     private final boolean checkHalt;
+    private final boolean checkFunds;
     private final boolean createAccountsOnFirstUse;
     private final AccountSpec defaultAccount;
 
@@ -56,6 +60,11 @@ public final class MatchingEngine {
     private final Long2ObjectHashMap<Order> ordersById;
     /** Live orders by (account, client order id): one lookup, without first finding the account. */
     private final ClientOrderIndex ordersByClientId;
+    /** Accounts' money: see the risk package. */
+    private final Ledger ledger;
+    /** What the new order in hand will hold, and at what price, once its funds check passed. */
+    private long pendingHold;
+    private long pendingHoldPrice;
 
     private long commandCount;
     private long lastOrderId;
@@ -97,12 +106,15 @@ public final class MatchingEngine {
         this.checkSelfTrade = config.isOn(RiskCheck.SELF_TRADE_PREVENTION);
         this.checkKillSwitch = config.isOn(RiskCheck.KILL_SWITCH);
         this.checkHalt = config.isOn(RiskCheck.HALT);
+        this.checkFunds = config.isOn(RiskCheck.FUNDS);
+        this.ledger = new Ledger(config.assets());
         this.createAccountsOnFirstUse = config.createAccountsOnFirstUse();
         this.defaultAccount = config.defaultAccount();
         this.books = new OrderBook[config.symbols().size()];
         for (int i = 0; i < books.length; i++) {
             final SymbolSpec spec = config.symbols().get(i);
-            final OrderBook book = new OrderBook(spec, checkTickAndLot);
+            final Pair terms = ledger.pair(spec);
+            final OrderBook book = new OrderBook(spec, checkTickAndLot, checkFunds ? terms : null);
             if (bookBySymbol.put(spec.id(), book) != null) {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
@@ -115,7 +127,7 @@ public final class MatchingEngine {
         }
         Arrays.sort(books, Comparator.comparingInt(book -> book.symbol));
         for (final AccountSpec spec : config.accounts()) {
-            if (accounts.put(spec.id(), new Account(spec.id(), spec)) != null) {
+            if (accounts.put(spec.id(), new Account(spec.id(), spec, ledger.newWallet())) != null) {
                 throw new IllegalArgumentException("account " + spec.id() + " configured twice");
             }
         }
@@ -146,6 +158,7 @@ public final class MatchingEngine {
             case SET_REFERENCE_PRICE -> setReferencePrice(command);
             case SET_ACCOUNT_LIMITS -> setAccountLimits(command);
             case SNAPSHOT -> describeCommand(command);
+            case DEPOSIT, WITHDRAW, ADJUST -> money(command);
             default -> reject(command, RejectReason.UNKNOWN_COMMAND);
         }
     }
@@ -168,7 +181,16 @@ public final class MatchingEngine {
             reject(c, reason);
             return;
         }
+        final Pair pair = book.funded;
+        if (pair != null && !payable(c, book, pair, account)) {
+            return;
+        }
         final Order order = orderFrom(c, book, account);
+        if (pair != null) {
+            order.hold.price = pendingHoldPrice;
+            order.hold.reserved = c.reservePrice != 0 && c.side == Side.BUY;
+            ledger.hold(account.wallet, pair.heldAsset(c.side), pendingHold, order.hold);
+        }
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = order.timeInForce == TimeInForce.FOK_BUDGET;
         result.orderType = c.orderType;
@@ -188,7 +210,7 @@ public final class MatchingEngine {
         if (account != null || !createAccountsOnFirstUse) {
             return account;
         }
-        final Account created = new Account(c.account, defaultAccount);
+        final Account created = new Account(c.account, defaultAccount, ledger.newWallet());
         accounts.put(c.account, created);
         return created;
     }
@@ -256,6 +278,69 @@ public final class MatchingEngine {
         return RejectReason.NONE;
     }
 
+    /**
+     * FUNDS: can the account pay for the new order? Works out what it must hold (exchange-core's EXCHANGE
+     * rules, docs/engine.md "Accounts") into pendingHold and pendingHoldPrice; rejects it and returns false if not.
+     */
+    private boolean payable(final Command c, final OrderBook book, final Pair pair, final Account account) {
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        long holdPrice = 0;
+        final long amount;
+        if (c.side == Side.SELL) {
+            if (!market && pair.askBelowFee(c.price)) {
+                reject(c, RejectReason.INVALID_PRICE);
+                return false;
+            }
+            amount = pair.askHold(c.quantity);
+        } else if (c.reservePrice != 0 && (market || (budget ? c.reservePrice != c.price : c.reservePrice < c.price))) {
+            reject(c, RejectReason.INVALID_RESERVE_PRICE);
+            return false;
+        } else if (budget) {
+            amount = pair.budgetHold(c.quantity, c.price);
+        } else if (market) {
+            amount = marketBuyHold(book, pair, account, c.quantity);
+        } else {
+            holdPrice = c.reservePrice != 0 ? c.reservePrice : c.price;
+            amount = pair.bidHold(c.quantity, holdPrice);
+        }
+        final long available = account.wallet.available(pair.heldAsset(c.side));
+        if (amount > available) {
+            reject(c, RejectReason.INSUFFICIENT_FUNDS);
+            result.fundsNeeded = amount;
+            result.balanceAvailable = available;
+            return false;
+        }
+        pendingHold = amount;
+        pendingHoldPrice = holdPrice;
+        return true;
+    }
+
+    /**
+     * A market bid holds what taking the asks as they stand would cost it, fees included: the walk
+     * {@link #match} will make, makers self-trade prevention cancels skipped, up to the quantity.
+     */
+    private long marketBuyHold(final OrderBook book, final Pair pair, final Account account, final long quantity) {
+        final SelfTradePrevention stp = checkSelfTrade ? account.selfTradePrevention : SelfTradePrevention.OFF;
+        long needed = quantity;
+        long cost = 0;
+        walk:
+        for (PriceLevel level = book.asks.best(); level != null && needed > 0; level = book.asks.worseThan(level)) {
+            for (Order maker = level.head; maker != null && needed > 0; maker = maker.next) {
+                if (stp != SelfTradePrevention.OFF && maker.account == account) {
+                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
+                        continue;
+                    }
+                    break walk;
+                }
+                final long taken = Math.min(needed, maker.leaves);
+                cost = Pair.add(cost, pair.bidHold(taken, level.price));
+                needed -= taken;
+            }
+        }
+        return cost;
+    }
+
     /** A pooled order filled in from an accepted new-order command, with the next order id. */
     private Order orderFrom(final Command c, final OrderBook book, final Account account) {
         final Order order = allocateOrder();
@@ -296,6 +381,9 @@ public final class MatchingEngine {
             status = OrderStatus.CANCELLED;
         }
         if (rests) {
+            if (book.funded != null) {
+                ledger.releaseExcess(book.funded, order.account.wallet, order.side, order.leaves, order.hold);
+            }
             rest(book, order);
             order.account.add(order);
             ordersById.put(order.orderId, order);
@@ -318,6 +406,7 @@ public final class MatchingEngine {
         final SelfTradePrevention stp = checkSelfTrade
             ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
         final Result r = result;
+        final Pair pair = book.funded;
         while (taker.leaves > 0) {
             final PriceLevel level = opposite.best();
             if (level == null || (limited && (buy ? level.price > limit : level.price < limit))) {
@@ -342,6 +431,9 @@ public final class MatchingEngine {
             maker.cumulative += quantity;
             level.quantity -= quantity;
             book.referencePrice = price;
+            if (pair != null) {
+                settle(pair, taker, maker, quantity, price);
+            }
 
             final Fill fill = r.addFill();
             fill.tradeId = ++lastTradeId;
@@ -368,6 +460,18 @@ public final class MatchingEngine {
             }
         }
         return false;
+    }
+
+    /** Moves the money of one trade; a maker bid then gives back what it held beyond its new leaves. */
+    private void settle(final Pair pair, final Order taker, final Order maker, final long quantity, final long price) {
+        if (taker.side == Side.BUY) {
+            ledger.settle(pair, quantity, price, taker.account.wallet, taker.hold, pair.takerFee,
+                maker.account.wallet, maker.hold, pair.makerFee);
+        } else {
+            ledger.settle(pair, quantity, price, maker.account.wallet, maker.hold, pair.makerFee,
+                taker.account.wallet, taker.hold, pair.takerFee);
+            ledger.releaseExcess(pair, maker.account.wallet, Side.BUY, maker.leaves, maker.hold);
+        }
     }
 
     /** FOK: would matching now fill the whole order? Walks the book without changing it. */
@@ -467,6 +571,7 @@ public final class MatchingEngine {
         order.leaves -= by;
         order.quantity -= by;
         level.quantity -= by;
+        releaseExcess(order);
         recordLevel(order.book, level);
         addCancel(order, by, CancelReason.REDUCE);
         describeOrder(order, restingStatus(order));
@@ -483,6 +588,9 @@ public final class MatchingEngine {
             ? RejectReason.INVALID_PRICE : amendmentCheck(order, price, order.quantity, false);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
+            return;
+        }
+        if (!reheld(c, order, price, order.leaves)) {
             return;
         }
         result.orderType = OrderType.LIMIT;
@@ -516,18 +624,23 @@ public final class MatchingEngine {
             reject(c, reason);
             return;
         }
+        final boolean keepsPriority = price == order.price && quantity <= order.quantity;
+        if (!keepsPriority && !reheld(c, order, price, quantity - order.cumulative)) {
+            return;
+        }
         result.orderType = OrderType.LIMIT;
         if (renamed) {
             unindexClientOrderId(order);
             order.clientOrderId = newClientOrderId;
             indexClientOrderId(order);
         }
-        if (price == order.price && quantity <= order.quantity) {
+        if (keepsPriority) {
             // A smaller order at the same price keeps its place in the queue.
             final long by = order.quantity - quantity;
             order.quantity = quantity;
             order.leaves -= by;
             order.level.quantity -= by;
+            releaseExcess(order);
             recordLevel(book, order.level);
             describeOrder(order, restingStatus(order));
             return;
@@ -589,8 +702,39 @@ public final class MatchingEngine {
             describeOrder(order, OrderStatus.CANCELLED);
             releaseOrder(order);
         } else {
+            releaseExcess(order);
             rest(book, order);
             describeOrder(order, restingStatus(order));
+        }
+    }
+
+    /**
+     * FUNDS, MOVE and priority-losing REPLACE: holds what the order will need at its new price and leaves
+     * (a bid holds at the new price, or at its reserve price while the new price is not above it); an
+     * account that cannot pay the difference gets the command rejected and false.
+     */
+    private boolean reheld(final Command c, final Order order, final long price, final long leaves) {
+        final Pair pair = order.book.funded;
+        if (pair == null) {
+            return true;
+        }
+        final long holdPrice = order.side == Side.SELL ? 0 : order.hold.reserved && price <= order.hold.price ? order.hold.price : price;
+        final long more = pair.required(order.side, leaves, holdPrice) - order.hold.amount;
+        final Wallet wallet = order.account.wallet;
+        if (more > 0 && !ledger.hold(wallet, pair.heldAsset(order.side), more, order.hold)) {
+            reject(c, RejectReason.INSUFFICIENT_FUNDS);
+            result.fundsNeeded = more;
+            result.balanceAvailable = wallet.available(pair.heldAsset(order.side));
+            return false;
+        }
+        order.hold.price = holdPrice;
+        return true;
+    }
+
+    /** A resting order gives back what it holds beyond what its leaves need. */
+    private void releaseExcess(final Order order) {
+        if (order.book.funded != null) {
+            ledger.releaseExcess(order.book.funded, order.account.wallet, order.side, order.leaves, order.hold);
         }
     }
 
@@ -733,11 +877,37 @@ public final class MatchingEngine {
         final Account account = accounts.get(c.account);
         if (account == null) {
             accounts.put(c.account, new Account(c.account, new AccountSpec(c.account, c.maxOrderQuantity,
-                c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention)));
+                c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention), ledger.newWallet()));
         } else {
             account.setLimits(c.maxOrderQuantity, c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention);
         }
         describeCommand(c);
+    }
+
+    /** DEPOSIT, WITHDRAW, ADJUST: answered with the account's balance of the asset after it. */
+    private void money(final Command c) {
+        final Account account = accountOf(c);
+        if (account == null) {
+            reject(c, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        final int asset = ledger.indexOf(c.symbol);
+        if (asset < 0) {
+            reject(c, RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        final Wallet wallet = account.wallet;
+        final RejectReason reason = ledger.apply(c.type, wallet, asset, c.quantity, c.clientOrderId);
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            result.fundsNeeded = reason == RejectReason.INSUFFICIENT_FUNDS ? Math.abs(c.quantity) : 0;
+        } else {
+            describeCommand(c);
+            result.clientOrderId = c.clientOrderId;
+            result.quantity = c.quantity;
+        }
+        result.balanceAvailable = wallet.available(asset);
+        result.balanceHeld = wallet.held(asset);
     }
 
     // ---------------------------------------------------------------- book keeping
@@ -916,7 +1086,11 @@ public final class MatchingEngine {
         return order;
     }
 
+    /** An order going back to the pool is done: it gives back whatever it still holds first. */
     private void releaseOrder(final Order order) {
+        if (order.hold.amount != 0) {
+            ledger.releaseAll(order.account.wallet, order.book.funded.heldAsset(order.side), order.hold);
+        }
         order.clear();
         order.next = freeOrders;
         freeOrders = order;
@@ -1013,6 +1187,55 @@ public final class MatchingEngine {
         }
     }
 
+    /** The ids of every account the engine knows, ascending (for readers and tools; allocates). */
+    public long[] accountIds() {
+        final long[] ids = new long[accounts.size()];
+        int i = 0;
+        for (final Long2ObjectHashMap<Account>.KeyIterator it = accounts.keySet().iterator(); it.hasNext(); ) {
+            ids[i++] = it.nextLong();
+        }
+        Arrays.sort(ids);
+        return ids;
+    }
+
+    /** What an account can spend of an asset (0 for an unknown account; an unknown asset is an exception). */
+    public long available(final long account, final int assetId) {
+        final Account a = accounts.get(account);
+        return a == null ? 0 : a.wallet.available(assetIndex(assetId));
+    }
+
+    /** What an account's open orders hold of an asset (0 for an unknown account). */
+    public long held(final long account, final int assetId) {
+        final Account a = accounts.get(account);
+        return a == null ? 0 : a.wallet.held(assetIndex(assetId));
+    }
+
+    /** Fees collected in an asset. */
+    public long feesCollected(final int assetId) {
+        return ledger.fees(assetIndex(assetId));
+    }
+
+    /** Deposited minus withdrawn plus adjusted: what every account's available and held plus the fees of the asset add up to. */
+    public long netDeposits(final int assetId) {
+        return ledger.conserved(assetIndex(assetId));
+    }
+
+    public long deposited(final int assetId) {
+        return ledger.deposited(assetIndex(assetId));
+    }
+
+    public long withdrawn(final int assetId) {
+        return ledger.withdrawn(assetIndex(assetId));
+    }
+
+    private int assetIndex(final int assetId) {
+        final int index = ledger.indexOf(assetId);
+        if (index < 0) {
+            throw new IllegalArgumentException("unknown asset " + assetId);
+        }
+        return index;
+    }
+
     /** Commands applied since the engine was created (carried by snapshots). */
     public long commandCount() {
         return commandCount;
@@ -1087,6 +1310,10 @@ public final class MatchingEngine {
 
     long lastOrderId() {
         return lastOrderId;
+    }
+
+    Ledger ledger() {
+        return ledger;
     }
 
     long lastTradeId() {

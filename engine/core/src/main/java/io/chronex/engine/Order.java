@@ -2,6 +2,7 @@ package io.chronex.engine;
 
 import io.chronex.api.Side;
 import io.chronex.api.TimeInForce;
+import io.chronex.engine.risk.Hold;
 
 /** A live order: pooled and reused, linked into its price level and its account's order list. */
 final class Order {
@@ -19,6 +20,8 @@ final class Order {
     /** account.id, kept here so the client-id index compares without another load. */
     long accountId;
     OrderBook book;
+    /** What the order holds of its account's money (nothing in a symbol without assets or with FUNDS off). */
+    final Hold hold = new Hold();
 
     /** Null while not resting (during matching of a moved or replaced order). */
     PriceLevel level;
@@ -39,5 +42,6 @@ final class Order {
         accountNext = null;
         side = null;
         timeInForce = null;
+        hold.clear();
     }
 }

@@ -2,6 +2,7 @@ package io.chronex.engine;
 
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
+import io.chronex.engine.risk.Pair;
 
 /** One symbol: its settings, its mutable trading state and its two sides. */
 final class OrderBook {
@@ -16,9 +17,18 @@ final class OrderBook {
     boolean halted;
     final BookSide bids;
     final BookSide asks;
+    /** The symbol as configured (its reference price as at start). */
+    private final SymbolSpec spec;
+    /** The money terms orders in this symbol are paid by; null when it has no assets or the FUNDS check is off. */
+    final Pair funded;
 
-    /** @param pricesOnTick every resting price is a multiple of the tick size (the tick check is on) */
-    OrderBook(final SymbolSpec spec, final boolean pricesOnTick) {
+    /**
+     * @param pricesOnTick every resting price is a multiple of the tick size (the tick check is on)
+     * @param funded       the money terms orders are paid by, or null
+     */
+    OrderBook(final SymbolSpec spec, final boolean pricesOnTick, final Pair funded) {
+        this.spec = spec;
+        this.funded = funded;
         this.symbol = spec.id();
         this.name = spec.name();
         this.priceScale = spec.priceScale();
@@ -35,7 +45,9 @@ final class OrderBook {
         return side == Side.BUY ? bids : asks;
     }
 
+    /** The symbol's settings with the reference price it has now. */
     SymbolSpec spec() {
-        return new SymbolSpec(symbol, name, priceScale, tickSize, lotSize, priceBandBasisPoints, referencePrice);
+        return new SymbolSpec(symbol, name, priceScale, tickSize, lotSize, priceBandBasisPoints, referencePrice,
+            spec.baseAsset(), spec.quoteAsset(), spec.baseScale(), spec.quoteScale(), spec.takerFee(), spec.makerFee());
     }
 }

@@ -27,8 +27,17 @@ public final class Command {
     public boolean postOnly;
     /** Limit price in ticks of the symbol's price scale; the budget for FOK_BUDGET. */
     public long price;
-    /** Lots: the order quantity; REPLACE: new total quantity; REDUCE: how much to take off. */
+    /**
+     * Lots: the order quantity; REPLACE: new total quantity; REDUCE: how much to take off; DEPOSIT,
+     * WITHDRAW, ADJUST: the amount in the asset's units (the asset's id is in {@link #symbol}, the
+     * reference id in {@link #clientOrderId}).
+     */
     public long quantity;
+    /**
+     * NEW_ORDER, bids in symbols with assets: the price the order's funds are held at (exchange-core's
+     * reserveBidPrice), at or above the limit; 0 holds at the limit price and follows it on MOVE and REPLACE.
+     */
+    public long reservePrice;
 
     /** SET_ACCOUNT_LIMITS: maximum quantity of one order, 0 = no limit. */
     public long maxOrderQuantity;
@@ -53,6 +62,7 @@ public final class Command {
         postOnly = false;
         price = 0;
         quantity = 0;
+        reservePrice = 0;
         maxOrderQuantity = 0;
         maxOrderNotional = 0;
         maxOpenOrders = 0;
@@ -163,6 +173,17 @@ public final class Command {
         return this;
     }
 
+    /** DEPOSIT, WITHDRAW or ADJUST of amount units of an asset, applied once per reference id. */
+    public Command money(final CommandType type, final long account, final int asset, final long amount, final long reference) {
+        clear();
+        this.type = type;
+        this.account = account;
+        this.symbol = asset;
+        this.quantity = amount;
+        this.clientOrderId = reference;
+        return this;
+    }
+
     public Command copyFrom(final Command other) {
         type = other.type;
         account = other.account;
@@ -176,6 +197,7 @@ public final class Command {
         postOnly = other.postOnly;
         price = other.price;
         quantity = other.quantity;
+        reservePrice = other.reservePrice;
         maxOrderQuantity = other.maxOrderQuantity;
         maxOrderNotional = other.maxOrderNotional;
         maxOpenOrders = other.maxOpenOrders;
@@ -188,6 +210,7 @@ public final class Command {
         return "Command{" + type + " account=" + account + " symbol=" + symbol + " clOrdId=" + clientOrderId
             + " orderId=" + orderId + " newClOrdId=" + newClientOrderId + " " + side + " " + orderType + " "
             + timeInForce + (postOnly ? " postOnly" : "") + " price=" + price + " qty=" + quantity
+            + (reservePrice != 0 ? " reserve=" + reservePrice : "")
             + (type == CommandType.SET_ACCOUNT_LIMITS ? " maxQty=" + maxOrderQuantity + " maxNotional="
             + maxOrderNotional + " maxOpen=" + maxOpenOrders + " stp=" + selfTradePrevention : "") + "}";
     }

@@ -35,7 +35,16 @@ public enum CommandType {
      * Ask the engine process to write a snapshot after this command. Changes nothing in the core,
      * which answers it like any admin command. Constants are only appended: journals store ordinals.
      */
-    SNAPSHOT;
+    SNAPSHOT,
+    /**
+     * Money into an account: account, {@code symbol} the asset id, {@code quantity} the amount (in the
+     * asset's units), {@code clientOrderId} the reference id that makes it apply once.
+     */
+    DEPOSIT,
+    /** Money out of an account, refused beyond what is available; fields as DEPOSIT. */
+    WITHDRAW,
+    /** A correction: as DEPOSIT, the amount signed; refused if available would go negative. */
+    ADJUST;
 
     private static final CommandType[] VALUES = values();
 

@@ -44,7 +44,19 @@ public enum RejectReason {
      * out of range). Written by the engine process; the core never produces it. Constants are
      * only ever appended: journals store ordinals.
      */
-    MALFORMED_COMMAND;
+    MALFORMED_COMMAND,
+    /** The account's available balance does not cover what the order must hold, or a withdrawal. */
+    INSUFFICIENT_FUNDS,
+    /** DEPOSIT, WITHDRAW, ADJUST: the asset is not configured. */
+    UNKNOWN_ASSET,
+    /** DEPOSIT, WITHDRAW, ADJUST: the reference id is not positive. */
+    INVALID_REFERENCE,
+    /** DEPOSIT, WITHDRAW, ADJUST: a command with this reference id was already applied. */
+    DUPLICATE_REFERENCE,
+    /** DEPOSIT, WITHDRAW: amount not positive; ADJUST: amount zero. */
+    INVALID_AMOUNT,
+    /** A bid's reserve price below its limit price, or on a budget order. */
+    INVALID_RESERVE_PRICE;
 
     private static final RejectReason[] VALUES = values();
 

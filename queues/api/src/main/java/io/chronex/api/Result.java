@@ -29,6 +29,15 @@ public final class Result {
     public OrderStatus orderStatus = OrderStatus.NONE;
     /** MASS_CANCEL, KILL_SWITCH_ON, END_OF_DAY: how many orders were cancelled or expired. */
     public int affectedOrders;
+    /**
+     * DEPOSIT, WITHDRAW, ADJUST: the account's available balance of the asset after the command;
+     * INSUFFICIENT_FUNDS: what was available of the asset the command needed.
+     */
+    public long balanceAvailable;
+    /** DEPOSIT, WITHDRAW, ADJUST: the account's held balance of the asset after the command. */
+    public long balanceHeld;
+    /** INSUFFICIENT_FUNDS: the amount the command needed (the asset is the symbol's quote asset for a bid, base for an ask). */
+    public long fundsNeeded;
 
     private Fill[] fills = new Fill[8];
     private int fillCount;
@@ -86,6 +95,9 @@ public final class Result {
         this.commandType = commandType;
         rejectReason = RejectReason.NONE;
         affectedOrders = 0;
+        balanceAvailable = 0;
+        balanceHeld = 0;
+        fundsNeeded = 0;
         fillCount = 0;
         cancelCount = 0;
         levelChangeCount = 0;
@@ -177,6 +189,9 @@ public final class Result {
             .append(' ').append(quantity).append('@').append(price)
             .append(" leaves=").append(leavesQuantity).append(" cum=").append(cumulativeQuantity)
             .append(' ').append(orderStatus).append(" affected=").append(affectedOrders);
+        if (balanceAvailable != 0 || balanceHeld != 0 || fundsNeeded != 0) {
+            sb.append(" available=").append(balanceAvailable).append(" held=").append(balanceHeld).append(" needed=").append(fundsNeeded);
+        }
         for (int i = 0; i < fillCount; i++) {
             sb.append("\n  ");
             fills[i].appendTo(sb);

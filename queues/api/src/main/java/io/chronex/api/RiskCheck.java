@@ -17,7 +17,12 @@ public enum RiskCheck {
     /** Account kill switches block orders. */
     KILL_SWITCH,
     /** Symbol halts block orders. */
-    HALT;
+    HALT,
+    /**
+     * Orders in symbols with assets are paid for: held from the account's balance when accepted, settled
+     * by every trade, released when done. Off, trading moves no money (deposits and withdrawals still do).
+     */
+    FUNDS;
 
     public int bit() {
         return 1 << ordinal();

@@ -50,6 +50,7 @@ public final class CommandCodec {
     static final int NEW_CLIENT_ORDER_ID_OFFSET = 48;    // i64
     static final int PRICE_OFFSET = 56;                  // i64
     static final int QUANTITY_OFFSET = 64;               // i64
+    /** SET_ACCOUNT_LIMITS: maxOrderQuantity; NEW_ORDER: reservePrice (the slot is shared, no command has both). */
     static final int MAX_ORDER_QUANTITY_OFFSET = 72;     // i64
     static final int MAX_ORDER_NOTIONAL_OFFSET = 80;     // i64
     static final int MAX_OPEN_ORDERS_OFFSET = 88;        // i32
@@ -117,7 +118,7 @@ public final class CommandCodec {
         out.writeLong(at + NEW_CLIENT_ORDER_ID_OFFSET, c.newClientOrderId);
         out.writeLong(at + PRICE_OFFSET, c.price);
         out.writeLong(at + QUANTITY_OFFSET, c.quantity);
-        out.writeLong(at + MAX_ORDER_QUANTITY_OFFSET, c.maxOrderQuantity);
+        out.writeLong(at + MAX_ORDER_QUANTITY_OFFSET, c.type == CommandType.NEW_ORDER ? c.reservePrice : c.maxOrderQuantity);
         out.writeLong(at + MAX_ORDER_NOTIONAL_OFFSET, c.maxOrderNotional);
         out.writeInt(at + MAX_OPEN_ORDERS_OFFSET, c.maxOpenOrders);
         out.writeInt(at + CLIENT_SEQ_NUM_OFFSET, hops.clientSeqNum);
@@ -238,7 +239,7 @@ public final class CommandCodec {
         c.newClientOrderId = in.readLong(at + NEW_CLIENT_ORDER_ID_OFFSET);
         c.price = in.readLong(at + PRICE_OFFSET);
         c.quantity = in.readLong(at + QUANTITY_OFFSET);
-        c.maxOrderQuantity = in.readLong(at + MAX_ORDER_QUANTITY_OFFSET);
+        final long slot72 = in.readLong(at + MAX_ORDER_QUANTITY_OFFSET);
         c.maxOrderNotional = in.readLong(at + MAX_ORDER_NOTIONAL_OFFSET);
         c.maxOpenOrders = in.readInt(at + MAX_OPEN_ORDERS_OFFSET);
         hops.clientSeqNum = in.readInt(at + CLIENT_SEQ_NUM_OFFSET);
@@ -246,6 +247,8 @@ public final class CommandCodec {
         hops.gatewayAppendNanos = in.readLong(at + GATEWAY_APPEND_OFFSET);
         hops.receiptEpochNanos = in.readLong(at + RECEIPT_EPOCH_OFFSET);
         c.type = CommandType.fromOrdinal(type);
+        c.reservePrice = c.type == CommandType.NEW_ORDER ? slot72 : 0;
+        c.maxOrderQuantity = c.type == CommandType.NEW_ORDER ? 0 : slot72;
         c.side = Side.fromOrdinal(side);
         c.orderType = OrderType.fromOrdinal(orderType);
         c.timeInForce = TimeInForce.fromOrdinal(timeInForce);

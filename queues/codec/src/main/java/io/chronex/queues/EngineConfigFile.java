@@ -1,6 +1,7 @@
 package io.chronex.queues;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.RiskCheck;
 import io.chronex.api.SelfTradePrevention;
@@ -17,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the engine's YAML configuration (symbols, accounts, risk checks). Every mistake is reported
+ * Reads the engine's YAML configuration (assets, symbols, accounts, risk checks). Every mistake is reported
  * as "file:line: reason" before anything starts; unknown keys are errors, not silently ignored.
  * The format is documented in docs/operating.md and shown by config/*.yaml.
  */
@@ -35,7 +36,7 @@ public final class EngineConfigFile {
     private EngineConfig read() throws ConfigException {
         final Node root = yaml.root("at least 'symbols'");
         final Map<String, Node> top = yaml.mapping(root,
-            Set.of("riskChecks", "createAccountsOnFirstUse", "defaultAccount", "symbols", "accounts"));
+            Set.of("riskChecks", "createAccountsOnFirstUse", "defaultAccount", "assets", "symbols", "accounts"));
         if (!top.containsKey("symbols")) {
             throw yaml.error(root, "'symbols' is missing: the engine needs at least one symbol");
         }
@@ -43,9 +44,21 @@ public final class EngineConfigFile {
         final boolean createAccounts = top.containsKey("createAccountsOnFirstUse") && yaml.bool(top.get("createAccountsOnFirstUse"));
         final AccountSpec defaultAccount = top.containsKey("defaultAccount") ? account(top.get("defaultAccount"), false)
             : AccountSpec.unlimited(0);
+        final List<AssetSpec> assets = new ArrayList<>();
+        if (top.containsKey("assets")) {
+            for (final Node node : yaml.sequence(top.get("assets"))) {
+                final AssetSpec asset = asset(node);
+                for (final AssetSpec other : assets) {
+                    if (other.id() == asset.id() || other.code().equals(asset.code())) {
+                        throw yaml.error(node, "asset " + asset.code() + " (id " + asset.id() + ") is configured twice");
+                    }
+                }
+                assets.add(asset);
+            }
+        }
         final List<SymbolSpec> symbols = new ArrayList<>();
         for (final Node node : yaml.sequence(top.get("symbols"))) {
-            final SymbolSpec symbol = symbol(node);
+            final SymbolSpec symbol = symbol(node, assets);
             for (final SymbolSpec other : symbols) {
                 if (other.id() == symbol.id()) {
                     throw yaml.error(node, "symbol id " + symbol.id() + " is configured twice");
@@ -68,24 +81,65 @@ public final class EngineConfigFile {
                 accounts.add(account);
             }
         }
-        return new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount);
+        return new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount, assets);
     }
 
-    private SymbolSpec symbol(final Node node) throws ConfigException {
+    private AssetSpec asset(final Node node) throws ConfigException {
+        final Map<String, Node> m = yaml.mapping(node, Set.of("id", "code", "decimals"));
+        final long id = yaml.required(node, m, "id");
+        if (id < 1 || id > Integer.MAX_VALUE) {
+            throw yaml.error(m.get("id"), "asset id must be 1.." + Integer.MAX_VALUE);
+        }
+        if (!m.containsKey("code")) {
+            throw yaml.error(node, "'code' is missing (the asset's name, e.g. USD)");
+        }
+        final String code = yaml.scalar(m.get("code"));
+        if (!code.matches("[A-Za-z0-9_.-]{1,16}")) {
+            throw yaml.error(m.get("code"), "asset code '" + code + "' must be 1-16 letters, digits, '_', '.' or '-'");
+        }
+        final long decimals = yaml.optional(m, "decimals", 0);
+        if (decimals < 0 || decimals > AssetSpec.MAX_DECIMALS) {
+            throw yaml.error(m.get("decimals"), "decimals must be 0.." + AssetSpec.MAX_DECIMALS);
+        }
+        return new AssetSpec((int) id, code, (int) decimals);
+    }
+
+    private SymbolSpec symbol(final Node node, final List<AssetSpec> assets) throws ConfigException {
         final Map<String, Node> m = yaml.mapping(node,
-            Set.of("id", "name", "priceScale", "tickSize", "lotSize", "priceBandBasisPoints", "referencePrice"));
+            Set.of("id", "name", "priceScale", "tickSize", "lotSize", "priceBandBasisPoints", "referencePrice",
+                "baseAsset", "quoteAsset", "baseScale", "quoteScale", "takerFee", "makerFee"));
         final long id = yaml.required(node, m, "id");
         if (id < 1 || id > Integer.MAX_VALUE) {
             throw yaml.error(m.get("id"), "symbol id must be 1.." + Integer.MAX_VALUE + " (0 means 'every symbol')");
         }
         final String name = m.containsKey("name") ? yaml.scalar(m.get("name")) : "S" + id;
+        if (m.containsKey("baseAsset") != m.containsKey("quoteAsset")) {
+            throw yaml.error(node, "name both 'baseAsset' and 'quoteAsset', or neither");
+        }
         try {
             return new SymbolSpec((int) id, name, yaml.optional(m, "priceScale", 1), yaml.optional(m, "tickSize", 1),
                 yaml.optional(m, "lotSize", 1),
-                yaml.optional(m, "priceBandBasisPoints", 0), yaml.optional(m, "referencePrice", 0));
+                yaml.optional(m, "priceBandBasisPoints", 0), yaml.optional(m, "referencePrice", 0),
+                assetId(m.get("baseAsset"), assets), assetId(m.get("quoteAsset"), assets),
+                yaml.optional(m, "baseScale", 1), yaml.optional(m, "quoteScale", 1),
+                yaml.optional(m, "takerFee", 0), yaml.optional(m, "makerFee", 0));
         } catch (final IllegalArgumentException e) {
             throw yaml.error(node, e.getMessage());
         }
+    }
+
+    /** The id of the asset a symbol names by code; 0 when not named. */
+    private int assetId(final Node node, final List<AssetSpec> assets) throws ConfigException {
+        if (node == null) {
+            return 0;
+        }
+        final String code = yaml.scalar(node);
+        for (final AssetSpec asset : assets) {
+            if (asset.code().equals(code)) {
+                return asset.id();
+            }
+        }
+        throw yaml.error(node, "asset '" + code + "' is not one of the configured 'assets'");
     }
 
     private AccountSpec account(final Node node, final boolean needsId) throws ConfigException {

@@ -149,10 +149,10 @@ public final class EventCodec {
         out.writeLong(at + ORDER_ID_OFFSET, r.orderId);
         out.writeLong(at + ACCOUNT_OFFSET, r.account);
         out.writeLong(at + CLIENT_ORDER_ID_OFFSET, r.clientOrderId);
-        out.writeLong(at + PRICE_OFFSET, r.price);
+        out.writeLong(at + PRICE_OFFSET, priceSlot(r));
         out.writeLong(at + QUANTITY_OFFSET, r.quantity);
-        out.writeLong(at + LEAVES_OFFSET, r.leavesQuantity);
-        out.writeLong(at + CUMULATIVE_OFFSET, r.cumulativeQuantity);
+        out.writeLong(at + LEAVES_OFFSET, leavesSlot(r));
+        out.writeLong(at + CUMULATIVE_OFFSET, cumulativeSlot(r));
         out.writeInt(at + AFFECTED_ORDERS_OFFSET, r.affectedOrders);
         out.writeInt(at + FILL_COUNT_OFFSET, r.fillCount());
         out.writeInt(at + CANCEL_COUNT_OFFSET, r.cancelCount());
@@ -232,8 +232,8 @@ public final class EventCodec {
             || in.readUnsignedByte(at + ORDER_STATUS_OFFSET) != ordinal(r.orderStatus)
             || in.readInt(at + SYMBOL_OFFSET) != r.symbol || in.readLong(at + ORDER_ID_OFFSET) != r.orderId
             || in.readLong(at + ACCOUNT_OFFSET) != r.account || in.readLong(at + CLIENT_ORDER_ID_OFFSET) != r.clientOrderId
-            || in.readLong(at + PRICE_OFFSET) != r.price || in.readLong(at + QUANTITY_OFFSET) != r.quantity
-            || in.readLong(at + LEAVES_OFFSET) != r.leavesQuantity || in.readLong(at + CUMULATIVE_OFFSET) != r.cumulativeQuantity
+            || in.readLong(at + PRICE_OFFSET) != priceSlot(r) || in.readLong(at + QUANTITY_OFFSET) != r.quantity
+            || in.readLong(at + LEAVES_OFFSET) != leavesSlot(r) || in.readLong(at + CUMULATIVE_OFFSET) != cumulativeSlot(r)
             || in.readInt(at + AFFECTED_ORDERS_OFFSET) != r.affectedOrders || in.readInt(at + FILL_COUNT_OFFSET) != r.fillCount()
             || in.readInt(at + CANCEL_COUNT_OFFSET) != r.cancelCount()
             || in.readInt(at + LEVEL_CHANGE_COUNT_OFFSET) != r.levelChangeCount()) {
@@ -437,11 +437,54 @@ public final class EventCodec {
         r.orderId = in.readLong(at + ORDER_ID_OFFSET);
         r.account = in.readLong(at + ACCOUNT_OFFSET);
         r.clientOrderId = in.readLong(at + CLIENT_ORDER_ID_OFFSET);
-        r.price = in.readLong(at + PRICE_OFFSET);
+        final long price = in.readLong(at + PRICE_OFFSET);
         r.quantity = in.readLong(at + QUANTITY_OFFSET);
-        r.leavesQuantity = in.readLong(at + LEAVES_OFFSET);
-        r.cumulativeQuantity = in.readLong(at + CUMULATIVE_OFFSET);
+        final long leaves = in.readLong(at + LEAVES_OFFSET);
+        final long cumulative = in.readLong(at + CUMULATIVE_OFFSET);
         r.affectedOrders = in.readInt(at + AFFECTED_ORDERS_OFFSET);
+        r.price = price;
+        r.leavesQuantity = leaves;
+        r.cumulativeQuantity = cumulative;
+        r.balanceAvailable = 0;
+        r.balanceHeld = 0;
+        r.fundsNeeded = 0;
+        if (isMoneyCommand(r.commandType)) {
+            r.price = 0;
+            r.fundsNeeded = price;
+        }
+        if (isMoneyCommand(r.commandType) || r.rejectReason == RejectReason.INSUFFICIENT_FUNDS) {
+            r.leavesQuantity = 0;
+            r.cumulativeQuantity = 0;
+            r.balanceAvailable = leaves;
+            if (isMoneyCommand(r.commandType)) {
+                r.balanceHeld = cumulative;
+            } else {
+                r.fundsNeeded = cumulative;
+            }
+        }
+    }
+
+    // Results about money have no order quantities and, for money commands, no price: their numbers go in those
+    // slots (docs/messages.md). A money command's result: price = funds needed, leaves = available, cumulative = held;
+    // an order rejected for funds: leaves = available, cumulative = funds needed.
+
+    private static boolean isMoneyCommand(final CommandType type) {
+        return type == CommandType.DEPOSIT || type == CommandType.WITHDRAW || type == CommandType.ADJUST;
+    }
+
+    private static long priceSlot(final Result r) {
+        return isMoneyCommand(r.commandType) ? r.fundsNeeded : r.price;
+    }
+
+    private static long leavesSlot(final Result r) {
+        return isMoneyCommand(r.commandType) || r.rejectReason == RejectReason.INSUFFICIENT_FUNDS ? r.balanceAvailable : r.leavesQuantity;
+    }
+
+    private static long cumulativeSlot(final Result r) {
+        if (isMoneyCommand(r.commandType)) {
+            return r.balanceHeld;
+        }
+        return r.rejectReason == RejectReason.INSUFFICIENT_FUNDS ? r.fundsNeeded : r.cumulativeQuantity;
     }
 
     private static boolean readFills(final RandomDataInput in, final long fillsAt, final int count, final Result r) {

@@ -43,6 +43,8 @@ public final class ExchangeCoreCsv {
     private long[] orderId = new long[1024];
     private long[] price = new long[1024];
     private long[] quantity = new long[1024];
+    /** A bid's reservePrice (exchange-core holds its funds at it), 0 for anything else. */
+    private long[] reserve = new long[1024];
 
     private ExchangeCoreCsv(final int symbol) {
         this.symbol = symbol;
@@ -95,6 +97,7 @@ public final class ExchangeCoreCsv {
             orderId = Arrays.copyOf(orderId, capacity);
             price = Arrays.copyOf(price, capacity);
             quantity = Arrays.copyOf(quantity, capacity);
+            reserve = Arrays.copyOf(reserve, capacity);
         }
         fillPhase[size] = switch (f[1]) {
             case "F" -> true;
@@ -118,6 +121,8 @@ public final class ExchangeCoreCsv {
                 };
                 price[size] = Long.parseLong(f[7]);
                 quantity[size] = Long.parseLong(f[9]);
+                // exchange-core ignores an ask's reserve price; so do we.
+                reserve[size] = buy[size] && !f[8].isEmpty() ? Long.parseLong(f[8]) : 0;
             }
             case "MOVE" -> {
                 kind[size] = MOVE;
@@ -141,6 +146,7 @@ public final class ExchangeCoreCsv {
         orderId = Arrays.copyOf(orderId, size);
         price = Arrays.copyOf(price, size);
         quantity = Arrays.copyOf(quantity, size);
+        reserve = Arrays.copyOf(reserve, size);
     }
 
     public int size() {
@@ -164,7 +170,7 @@ public final class ExchangeCoreCsv {
     public Command commandAt(final int row, final Command command) {
         final long uid = account[row];
         final long id = orderId[row];
-        return switch (kind[row]) {
+        switch (kind[row]) {
             case PLACE_GTC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.GTC, price[row], quantity[row]);
             case PLACE_IOC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.IOC, price[row], quantity[row]);
             case PLACE_FOK_BUDGET -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.FOK_BUDGET, price[row],
@@ -172,14 +178,21 @@ public final class ExchangeCoreCsv {
             case MOVE -> command.move(uid, id, price[row]);
             case CANCEL -> command.cancel(uid, id);
             default -> command.reduce(uid, id, quantity[row]);
-        };
+        }
+        command.reservePrice = reserve[row];
+        return command;
+    }
+
+    /** The accounts (uids) the rows name, ascending, each once. */
+    public long[] accounts() {
+        return Arrays.stream(account, 0, size).distinct().sorted().toArray();
     }
 
     private Side side(final int row) {
         return buy[row] ? Side.BUY : Side.SELL;
     }
 
-    /** The row as the file wrote it (reservePrice, which the loader drops, left empty), for failure messages. */
+    /** The row as the file wrote it (an ask's reservePrice, which the loader drops, left empty), for failure messages. */
     public String describe(final int row) {
         final String type = switch (kind[row]) {
             case PLACE_GTC -> "GTC";
@@ -189,7 +202,8 @@ public final class ExchangeCoreCsv {
         };
         final boolean place = type.length() > 0;
         return row + "," + (fillPhase[row] ? 'F' : 'B') + "," + commandName(row) + "," + account[row] + "," + orderId[row] + ","
-            + (buy[row] ? "BID" : "ASK") + "," + type + "," + (place || kind[row] == MOVE ? Long.toString(price[row]) : "") + ",,"
+            + (buy[row] ? "BID" : "ASK") + "," + type + "," + (place || kind[row] == MOVE ? Long.toString(price[row]) : "") + ","
+            + (reserve[row] != 0 ? Long.toString(reserve[row]) : "") + ","
             + (place || kind[row] == REDUCE ? Long.toString(quantity[row]) : "");
     }
 
