@@ -30,20 +30,24 @@ public record EngineConfig(List<SymbolSpec> symbols, List<AccountSpec> accounts,
             }
         }
         for (final SymbolSpec symbol : symbols) {
-            if (symbol.hasAssets() && (asset(symbol.baseAsset()) == null || asset(symbol.quoteAsset()) == null)) {
+            if (symbol.hasAssets() && (find(assets, symbol.baseAsset()) == null || find(assets, symbol.quoteAsset()) == null)) {
                 throw new IllegalArgumentException("symbol " + symbol.name() + " names an asset that is not configured");
             }
         }
     }
 
-    /** The asset with this id, or null. */
-    public AssetSpec asset(final int id) {
+    private static AssetSpec find(final List<AssetSpec> assets, final int id) {
         for (final AssetSpec asset : assets) {
             if (asset.id() == id) {
                 return asset;
             }
         }
         return null;
+    }
+
+    /** The asset with this id, or null. */
+    public AssetSpec asset(final int id) {
+        return find(assets, id);
     }
 
     /** The asset with this code, or null. */
