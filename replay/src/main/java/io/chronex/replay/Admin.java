@@ -1,5 +1,6 @@
 package io.chronex.replay;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -65,10 +66,20 @@ public final class Admin {
                                          selfTradePrevention=OFF|CANCEL_RESTING|CANCEL_INCOMING|CANCEL_BOTH
                                          e.g. bin/admin --data-dir data limits 7 maxOrderQuantity=1000 \\
                                                 maxOrderNotional=0 maxOpenOrders=50 selfTradePrevention=OFF
+          deposit ACCOUNT ASSET AMOUNT --ref ID    money into an account (ASSET: a code from the engine config;
+                                       AMOUNT: a decimal in the asset's units); answered with the new balance
+                                         e.g. bin/admin --data-dir data deposit 1 USD 10000.00 --ref 1001
+          withdraw ACCOUNT ASSET AMOUNT --ref ID   money out, refused beyond what the account has available
+                                         e.g. bin/admin --data-dir data withdraw 1 USD 250.00 --ref 1002
+          adjust ACCOUNT ASSET AMOUNT --ref ID     a signed correction, refused if available would go below 0
+                                         e.g. bin/admin --data-dir data adjust 1 USD -0.50 --ref 1003
+                                       ID: a positive whole number, each applied once across the exchange,
+                                       so a command retried after a timeout cannot move money twice
 
           --data-dir DIR   an existing data directory (default ./data); a missing one is an error, never created
           --config FILE    the engine config, for symbol names and price scales (default config/engine.yaml
                            under the project root)
+          --ref ID         the reference of a deposit, withdraw or adjust (required there, refused elsewhere)
           --timeout T      how long to wait for the engine's answer: 5s, 500ms (default 5s)
           --storage-reserve SIZE  the reserve the engine and gateways keep (default 256MiB): an operator command
                            goes through while the gateways refuse orders, and is refused (exit 1, nothing
@@ -78,6 +89,10 @@ public final class Admin {
 
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+(\\.[0-9]+)?");
     private static final Pattern WHOLE = Pattern.compile("[0-9]+");
+    private static final String COMMANDS = "halt, resume, kill-switch, end-of-day, snapshot, reference-price, limits, deposit, "
+        + "withdraw, adjust";
+    private static final Map<String, CommandType> MONEY = Map.of("deposit", CommandType.DEPOSIT, "withdraw", CommandType.WITHDRAW,
+        "adjust", CommandType.ADJUST);
     private static final List<String> LIMIT_KEYS = List.of("maxOrderQuantity", "maxOrderNotional", "maxOpenOrders",
         "selfTradePrevention");
 
@@ -96,13 +111,14 @@ public final class Admin {
 
     /** The whole tool without exiting the JVM: its exit code. */
     static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve"), Set.of(), 16);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve", "--ref"), Set.of(), 16);
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final long timeoutNanos = duration(args.string("--timeout", "5s"));
         final Path configFile = args.path("--config",
             Path.of(System.getProperty("chronex.root", ".")).resolve("config/engine.yaml"));
         // Everything is parsed and checked before the journal is opened: a usage error journals nothing.
-        final Command command = parse(args.operands(), () -> loadConfig(configFile));
+        final ConfigSource config = () -> loadConfig(configFile);
+        final Command command = parse(args.operands(), args.string("--ref", null), config);
         final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
             throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER
@@ -121,13 +137,15 @@ public final class Admin {
                 + "directory? The command is journalled (index " + Long.toHexString(~index)
                 + ") and will be executed when the engine starts");
         }
-        final String what = command.type + describeTarget(command);
+        final AssetSpec asset = isMoney(command.type) ? config.load().asset(command.symbol) : null;
+        final String what = command.type + (asset != null ? describeMoney(command, asset) : describeTarget(command));
         if (result.isRejected()) {
-            out.println("refused: " + what + ": " + result.rejectReason + " (journal index " + Long.toHexString(index) + ")");
+            out.println("refused: " + what + ": " + result.rejectReason + (asset != null ? balance(result, asset) : "")
+                + " (journal index " + Long.toHexString(index) + ")");
             return 1;
         }
         out.println("accepted: " + what + (result.affectedOrders > 0 ? ", " + result.affectedOrders + " orders cancelled" : "")
-            + " (journal index " + Long.toHexString(index) + ")");
+            + (asset != null ? balance(result, asset) : "") + " (journal index " + Long.toHexString(index) + ")");
         return 0;
     }
 
@@ -192,8 +210,20 @@ public final class Admin {
 
     /** Turns the operands after the options into a command. @throws Args.UsageException saying what is wrong */
     static Command parse(final List<String> words, final ConfigSource config) throws ConfigYaml.ConfigException {
+        return parse(words, null, config);
+    }
+
+    /** As {@link #parse(List, ConfigSource)}, with the --ref a money command needs (null when not given). */
+    static Command parse(final List<String> words, final String reference, final ConfigSource config) throws ConfigYaml.ConfigException {
         if (words.isEmpty()) {
-            throw new Args.UsageException("missing COMMAND (halt, resume, kill-switch, end-of-day, snapshot, reference-price, limits)");
+            throw new Args.UsageException("missing COMMAND (" + COMMANDS + ")");
+        }
+        final boolean money = MONEY.containsKey(words.get(0));
+        if (reference != null && !money) {
+            throw new Args.UsageException("--ref belongs to deposit, withdraw and adjust only");
+        }
+        if (money) {
+            return money(words.get(0), words.subList(1, words.size()), reference, config);
         }
         final String name = words.get(0);
         final List<String> rest = words.subList(1, words.size());
@@ -225,10 +255,55 @@ public final class Admin {
                 c.setReferencePrice(s.id(), ticks(a.get(1), s));
             }
             case "limits" -> limits(rest, c);
-            default -> throw new Args.UsageException("unknown command '" + name
-                + "' (halt, resume, kill-switch, end-of-day, snapshot, reference-price, limits)");
+            default -> throw new Args.UsageException("unknown command '" + name + "' (" + COMMANDS + ")");
         }
         return c;
+    }
+
+    /** deposit, withdraw, adjust: ACCOUNT ASSET AMOUNT with --ref ID; the amount exact in the asset's decimals. */
+    private static Command money(final String name, final List<String> rest, final String reference, final ConfigSource config)
+        throws ConfigYaml.ConfigException {
+        final List<String> a = exactly(name, rest, 3, "ACCOUNT ASSET AMOUNT --ref ID");
+        final long account = account(a.get(0));
+        final EngineConfig engineConfig = config.load();
+        final AssetSpec asset = engineConfig.asset(a.get(1));
+        if (asset == null) {
+            throw new Args.UsageException("unknown asset '" + a.get(1) + "'; the engine config has "
+                + (engineConfig.assets().isEmpty() ? "no assets" : engineConfig.assets().stream().map(AssetSpec::code).toList()));
+        }
+        final long amount;
+        try {
+            amount = asset.parse(a.get(2));
+        } catch (final IllegalArgumentException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        final CommandType type = MONEY.get(name);
+        if (type == CommandType.ADJUST ? amount == 0 : amount <= 0) {
+            throw new Args.UsageException(name + " needs an amount " + (type == CommandType.ADJUST ? "other than 0" : "above 0")
+                + ", not " + a.get(2));
+        }
+        if (reference == null) {
+            throw new Args.UsageException(name + " needs --ref ID: a positive whole number never used before, so that a retried "
+                + name + " applies once");
+        }
+        if (!WHOLE.matcher(reference).matches() || reference.length() > 18 || Long.parseLong(reference) == 0) {
+            throw new Args.UsageException("--ref must be a positive whole number, not '" + reference + "'");
+        }
+        return new Command().money(type, account, asset.id(), amount, Long.parseLong(reference));
+    }
+
+    private static boolean isMoney(final CommandType type) {
+        return MONEY.containsValue(type);
+    }
+
+    private static String describeMoney(final Command c, final AssetSpec asset) {
+        return " account " + c.account + " " + asset.format(c.quantity) + " " + asset.code() + " (ref " + c.clientOrderId + ")";
+    }
+
+    /** The balance a money command's answer carries, and what was needed when funds were short. */
+    private static String balance(final Result r, final AssetSpec asset) {
+        return (r.fundsNeeded != 0 ? ", needed " + asset.format(r.fundsNeeded) : "") + ", available " + asset.format(r.balanceAvailable)
+            + " " + asset.code() + ", held " + asset.format(r.balanceHeld) + " " + asset.code();
     }
 
     private static List<String> exactly(final String command, final List<String> rest, final int count, final String shape) {

@@ -1,6 +1,7 @@
 package io.chronex.replay;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -46,7 +47,8 @@ class AdminTest {
     private static final SymbolSpec ACME = new SymbolSpec(1, "ACME", 100, 1, 1, 0, 2500);
     private static final SymbolSpec GLOBEX = new SymbolSpec(2, "GLOBEX", 1000, 5, 10, 0, 0);
     private static final EngineConfig CONFIG = new EngineConfig(List.of(ACME, GLOBEX),
-        List.of(new AccountSpec(1, 0, 0, 0, SelfTradePrevention.OFF)), RiskCheck.all(), false, null);
+        List.of(new AccountSpec(1, 0, 0, 0, SelfTradePrevention.OFF)), RiskCheck.all(), false, null,
+        List.of(new AssetSpec(1, "USD", 2), new AssetSpec(2, "ACME", 0)));
 
     @TempDir
     Path tmp;
@@ -71,6 +73,27 @@ class AdminTest {
         assertEquals(new Command().setAccountLimits(9, 1000, 0, 50, SelfTradePrevention.CANCEL_BOTH).toString(),
             parse("limits", "9", "maxOrderQuantity=1000", "maxOrderNotional=0", "maxOpenOrders=50", "selfTradePrevention=cancel-both")
                 .toString());
+    }
+
+    @Test
+    void moneyCommandsParseWithTheirAssetsDecimalsAndReference() throws Exception {
+        assertEquals(new Command().money(CommandType.DEPOSIT, 3, 1, 1_000_050, 77).toString(),
+            Admin.parse(List.of("deposit", "3", "USD", "10000.50"), "77", () -> CONFIG).toString());
+        assertEquals(new Command().money(CommandType.WITHDRAW, 3, 2, 40, 78).toString(),
+            Admin.parse(List.of("withdraw", "3", "ACME", "40"), "78", () -> CONFIG).toString());
+        assertEquals(new Command().money(CommandType.ADJUST, 3, 1, -50, 79).toString(),
+            Admin.parse(List.of("adjust", "3", "USD", "-0.50"), "79", () -> CONFIG).toString());
+        for (final String[] wrong : new String[][] {
+            {"deposit", "3", "USD", "10.001"}, {"deposit", "3", "EUR", "1"}, {"deposit", "3", "USD", "0"}, {"withdraw", "3", "USD", "-1"},
+            {"adjust", "3", "USD", "0.00"}, {"deposit", "3", "USD"}, {"deposit", "3", "USD", "ten"},
+            {"deposit", "3", "USD", "99999999999999999999"}}) {
+            assertThrows(Args.UsageException.class, () -> Admin.parse(List.of(wrong), "5", () -> CONFIG), String.join(" ", wrong));
+        }
+        final Args.UsageException noRef = assertThrows(Args.UsageException.class,
+            () -> Admin.parse(List.of("deposit", "3", "USD", "1"), null, () -> CONFIG));
+        assertTrue(noRef.getMessage().contains("--ref"), noRef.getMessage());
+        assertThrows(Args.UsageException.class, () -> Admin.parse(List.of("deposit", "3", "USD", "1"), "0", () -> CONFIG));
+        assertThrows(Args.UsageException.class, () -> Admin.parse(List.of("halt", "ACME"), "5", () -> CONFIG));
     }
 
     @Test
@@ -189,6 +212,23 @@ class AdminTest {
                 "77", "on"}, out));
             assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("refused: KILL_SWITCH_ON account 77")
                 && out.toString(StandardCharsets.UTF_8).contains("UNKNOWN_ACCOUNT"), out.toString(StandardCharsets.UTF_8));
+            out.reset();
+            assertEquals(0, exitCode(new String[] {"--data-dir", dir.toString(), "--config", config, "--timeout", "60s", "deposit",
+                "1", "USD", "100.25", "--ref", "9"}, out));
+            final String accepted = out.toString(StandardCharsets.UTF_8);
+            assertTrue(accepted.startsWith("accepted: DEPOSIT account 1 100.25 USD (ref 9), available 100.25 USD, held 0.00 USD"),
+                accepted);
+            out.reset();
+            // The same reference again: refused, the balance as it stays.
+            assertEquals(1, exitCode(new String[] {"--data-dir", dir.toString(), "--config", config, "--timeout", "60s", "deposit",
+                "1", "USD", "100.25", "--ref", "9"}, out));
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("DUPLICATE_REFERENCE, available 100.25 USD"),
+                out.toString(StandardCharsets.UTF_8));
+            out.reset();
+            assertEquals(1, exitCode(new String[] {"--data-dir", dir.toString(), "--config", config, "--timeout", "60s", "withdraw",
+                "1", "USD", "100.26", "--ref", "10"}, out));
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("INSUFFICIENT_FUNDS, needed 100.26, available 100.25 USD"),
+                out.toString(StandardCharsets.UTF_8));
         } finally {
             stop.set(true);
             engine.join();
@@ -198,7 +238,7 @@ class AdminTest {
             types.add(j.command.type);
         }
         assertEquals(List.of(CommandType.NEW_ORDER, CommandType.HALT, CommandType.RESUME, CommandType.KILL_SWITCH_ON,
-            CommandType.KILL_SWITCH_ON), types);
+            CommandType.KILL_SWITCH_ON, CommandType.DEPOSIT, CommandType.DEPOSIT, CommandType.WITHDRAW), types);
     }
 
     private static int exitCode(final String[] argv, final ByteArrayOutputStream out) {
@@ -210,6 +250,9 @@ class AdminTest {
         final Path file = tmp.resolve("engine.yaml");
         try {
             Files.writeString(file, """
+                assets:
+                  - {id: 1, code: USD, decimals: 2}
+                  - {id: 2, code: ACME}
                 symbols:
                   - {id: 1, name: ACME, priceScale: 100, tickSize: 1, lotSize: 1}
                   - {id: 2, name: GLOBEX, priceScale: 1000, tickSize: 5, lotSize: 10}

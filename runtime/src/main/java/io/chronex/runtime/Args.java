@@ -43,7 +43,8 @@ public final class Args {
 
     /**
      * Parses {@code argv}: {@code valueOptions} each take the next argument, {@code flagOptions} take none;
-     * anything else starting with '-' is an unknown option, the rest are operands (at most {@code maxOperands}).
+     * anything else starting with '-' but a negative number is an unknown option, the rest are operands (at most
+     * {@code maxOperands}).
      *
      * @throws HelpRequested for --help or -h
      * @throws UsageException for an unknown option, a missing value, an option given twice or too many operands
@@ -64,7 +65,8 @@ public final class Args {
                 }
             } else if (flagOptions.contains(arg)) {
                 args.flags.add(arg);
-            } else if (arg.startsWith("-") && arg.length() > 1) {
+            } else if (arg.startsWith("-") && arg.length() > 1 && !Character.isDigit(arg.charAt(1))) {
+                // "-12.50" is a negative amount, an operand; anything else starting with '-' is an option.
                 throw new UsageException("unknown option " + arg);
             } else {
                 if (args.operands.size() >= maxOperands) {
