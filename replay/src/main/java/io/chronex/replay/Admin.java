@@ -41,6 +41,7 @@ import java.util.regex.Pattern;
 public final class Admin {
     static final String USAGE = """
         Usage: bin/admin --data-dir DIR [--config FILE] [--timeout 5s] [--storage-reserve SIZE] COMMAND ...
+               bin/admin --data-dir DIR [--config FILE] [--timeout 5s] [--storage-reserve SIZE] --script FILE
 
         Appends one operator command to DIR/commands (the journal; gateway id 0, session 0, with the
         wall-clock receipt time), then waits for the engine's answer in DIR/events and prints it.
@@ -80,6 +81,9 @@ public final class Admin {
           --config FILE    the engine config, for symbol names and price scales (default config/engine.yaml
                            under the project root)
           --ref ID         the reference of a deposit, withdraw or adjust (required there, refused elsewhere)
+          --script FILE    one command per line (as above, --ref on its line; '#' starts a comment), every line
+                           checked before any is journalled, then each journalled and answered in turn;
+                           exit 0 only if every one was accepted (e.g. config/demo-funding.admin)
           --timeout T      how long to wait for the engine's answer: 5s, 500ms (default 5s)
           --storage-reserve SIZE  the reserve the engine and gateways keep (default 256MiB): an operator command
                            goes through while the gateways refuse orders, and is refused (exit 1, nothing
@@ -111,14 +115,21 @@ public final class Admin {
 
     /** The whole tool without exiting the JVM: its exit code. */
     static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve", "--ref"), Set.of(), 16);
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve", "--ref", "--script"),
+            Set.of(), 16);
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final long timeoutNanos = duration(args.string("--timeout", "5s"));
         final Path configFile = args.path("--config",
             Path.of(System.getProperty("chronex.root", ".")).resolve("config/engine.yaml"));
         // Everything is parsed and checked before the journal is opened: a usage error journals nothing.
-        final ConfigSource config = () -> loadConfig(configFile);
-        final Command command = parse(args.operands(), args.string("--ref", null), config);
+        final EngineConfig[] loaded = new EngineConfig[1];
+        final ConfigSource config = () -> loaded[0] != null ? loaded[0] : (loaded[0] = loadConfig(configFile));
+        final String script = args.string("--script", null);
+        if (script != null && (!args.operands().isEmpty() || args.string("--ref", null) != null)) {
+            throw new Args.UsageException("--script FILE takes the commands from FILE: give no COMMAND or --ref beside it");
+        }
+        final List<Command> commands = script != null ? parseScript(Path.of(script), config)
+            : List.of(parse(args.operands(), args.string("--ref", null), config));
         final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
             throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER
@@ -130,6 +141,16 @@ public final class Admin {
             throw new Tool.Failure("not journalled: " + storage.describe() + "; below a quarter of it nothing is appended (free"
                 + " space first)");
         }
+        int exit = 0;
+        for (final Command command : commands) {
+            exit = Math.max(exit, answer(data, command, timeoutNanos, config, out));
+        }
+        return exit;
+    }
+
+    /** Journals one command, waits for its answer and prints it: 0 accepted, 1 refused. @throws Tool.Failure on no answer */
+    private static int answer(final DataDirectory data, final Command command, final long timeoutNanos, final ConfigSource config,
+                              final PrintStream out) throws ConfigYaml.ConfigException {
         final Result result = new Result();
         final long index = appendAndAwait(data, command, timeoutNanos, result);
         if (index < 0) {
@@ -204,6 +225,65 @@ public final class Admin {
                     return ~index;
                 }
                 LockSupport.parkNanos(1_000_000L);
+            }
+        }
+    }
+
+    /**
+     * The commands of a script file, one per line ('#' to the end of a line is a comment; a line's --ref ID
+     * goes with it); every line is checked first, a mistake is a usage error naming FILE:LINE.
+     */
+    static List<Command> parseScript(final Path file, final ConfigSource config) throws ConfigYaml.ConfigException {
+        final List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (final java.io.IOException e) {
+            throw new Args.UsageException("cannot read --script " + file + ": " + e.getMessage());
+        }
+        final List<Command> commands = new java.util.ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            final int hash = lines.get(i).indexOf('#');
+            final String line = (hash < 0 ? lines.get(i) : lines.get(i).substring(0, hash)).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            final List<String> words = new java.util.ArrayList<>(List.of(line.split("\\s+")));
+            String reference = null;
+            final int ref = words.indexOf("--ref");
+            try {
+                if (ref >= 0) {
+                    if (ref + 1 >= words.size()) {
+                        throw new Args.UsageException("--ref needs a value");
+                    }
+                    reference = words.get(ref + 1);
+                    words.subList(ref, ref + 2).clear();
+                }
+                commands.add(parse(words, reference, config));
+            } catch (final Args.UsageException e) {
+                throw new Args.UsageException(file + ":" + (i + 1) + ": " + e.getMessage());
+            }
+        }
+        if (commands.isEmpty()) {
+            throw new Args.UsageException(file + " has no commands");
+        }
+        return commands;
+    }
+
+    /**
+     * Journals a script's commands into a data directory without waiting for answers: for tests and tools that
+     * fund accounts before an engine starts (it answers them first when it does).
+     */
+    public static void journal(final DataDirectory data, final Path script, final Path engineConfig) throws ConfigYaml.ConfigException {
+        final EngineConfig config = loadConfig(engineConfig);
+        final Hops hops = new Hops();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptAppender appender = commands.createAppender();
+            for (final Command command : parseScript(script, () -> config)) {
+                hops.clear();
+                hops.gatewayReadNanos = System.nanoTime();
+                final Instant now = Instant.now();
+                hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+                CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));
             }
         }
     }

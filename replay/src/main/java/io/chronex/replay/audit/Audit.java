@@ -1,7 +1,9 @@
 package io.chronex.replay.audit;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
+import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.OutputFile;
@@ -39,6 +41,11 @@ public final class Audit {
               at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
               snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
               RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
+
+          balances ACCOUNT --data-dir DIR --config FILE [--after N | --at TIME]
+              the account's balance of every asset (available, and held by its open orders) now, after the
+              journal's first N commands, or at TIME; one line per asset:
+              RESULT account= asset= available= held=
 
           order --data-dir DIR (--order-id N | --clordid TEXT (--account N | --session NAME)) [--config FILE]
               the whole life of one order, every record in journal order; RESULT records= results_read=
@@ -117,6 +124,20 @@ public final class Audit {
         Exit 0; 1 when the journal has fewer than N commands or none by TIME; 2 on a usage error.
         """;
 
+    static final String BALANCES_USAGE = """
+        Usage: bin/audit balances ACCOUNT --data-dir DIR --config FILE [--after N | --at TIME]
+
+        The account's money as the engine held it: for every asset of FILE (the configuration DIR was
+        started with) what the account could spend (available) and what its open orders held (held),
+        in the asset's decimals. Without --after or --at: after the last command in the journal; with
+        --after N after the journal's first N commands; with --at TIME (UTC, ISO-8601) after the last
+        command received at or before TIME. Rebuilt by the engine itself: the newest snapshot at or
+        before that command, then the journal replayed to it. One line per asset:
+          RESULT account=<id> asset=<code> available=<amount> held=<amount>
+        Exit 0; 1 when the journal has no such point or the engine did not know the account there;
+        2 on a usage error.
+        """;
+
     private Audit() {
     }
 
@@ -131,6 +152,7 @@ public final class Audit {
         return switch (sub) {
             case "verify" -> Tool.exitCode("audit verify", VERIFY_USAGE, () -> verify(rest, out));
             case "book" -> Tool.exitCode("audit book", BOOK_USAGE, () -> book(rest, out));
+            case "balances" -> Tool.exitCode("audit balances", BALANCES_USAGE, () -> balances(rest, out));
             case "order", "account", "trades", "export" -> Tool.exitCode("audit " + sub, QUERY_USAGE, () -> query(sub, rest, out));
             case "dump" -> Tool.exitCode("audit dump", DUMP_USAGE, () -> dump(rest, out));
             case "-h", "--help" -> {
@@ -138,8 +160,9 @@ public final class Audit {
                 yield 0;
             }
             default -> Tool.exitCode("audit", USAGE, () -> {
-                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (verify, book, order, account, trades, export, dump)"
-                    : "unknown subcommand '" + sub + "' (verify, book, order, account, trades, export, dump)");
+                final String subcommands = "verify, book, balances, order, account, trades, export, dump";
+                throw new Args.UsageException(sub.isEmpty() ? "name a subcommand (" + subcommands + ")"
+                    : "unknown subcommand '" + sub + "' (" + subcommands + ")");
             });
         };
     }
@@ -171,6 +194,43 @@ public final class Audit {
         out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
             Instant.ofEpochSecond(0, point.receiptEpochNanos()));
         BookAt.print(new BookAt(config).rebuild(data, point, out), symbol, depth, args.flag("--orders"), out);
+        return 0;
+    }
+
+    private static int balances(final String[] argv, final PrintStream out) throws Exception {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at"), Set.of(), 1);
+        final long account = args.operandNumber(0, "ACCOUNT", 1, Long.MAX_VALUE);
+        final Path configFile = args.readableFile("--config", "config/engine.yaml");
+        final EngineConfig config = EngineConfigFile.load(configFile);
+        if (config.assets().isEmpty()) {
+            throw new Args.UsageException(configFile + " has no assets: accounts there hold no money");
+        }
+        final boolean after = args.string("--after", null) != null;
+        final boolean atTime = args.string("--at", null) != null;
+        if (after && atTime) {
+            throw new Args.UsageException("give at most one of --after N (commands) or --at TIME (UTC)");
+        }
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : Long.MAX_VALUE;
+        final long at = atTime ? epochNanos(args.string("--at", null)) : -1;
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        Verify.checkPinned(data, config, configFile, out);
+        final BookAt.Point point = BookAt.find(data, count, at);
+        if (point == null || (after && point.commands() < count)) {
+            out.println(after ? "the journal has fewer than " + count + " commands" : atTime ? "no command was received at or before "
+                + args.string("--at", null) : "the journal is empty");
+            return 1;
+        }
+        out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
+            Instant.ofEpochSecond(0, point.receiptEpochNanos()));
+        final MatchingEngine engine = new BookAt(config).rebuild(data, point, out);
+        if (Arrays.binarySearch(engine.accountIds(), account) < 0) {
+            out.println("account " + account + " was not known to the engine at that point");
+            return 1;
+        }
+        for (final AssetSpec asset : config.assets()) {
+            out.println("RESULT account=" + account + " asset=" + asset.code() + " available="
+                + asset.format(engine.available(account, asset.id())) + " held=" + asset.format(engine.held(account, asset.id())));
+        }
         return 0;
     }
 
