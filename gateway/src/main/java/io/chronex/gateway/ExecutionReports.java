@@ -58,6 +58,10 @@ final class ExecutionReports {
     private long now;
     private long commandReadNanos;
     private long engineAppendNanos;
+    /** An INSUFFICIENT_FUNDS result's needed and available amounts, for the reject's Text; set just before the report. */
+    private long fundsNeeded;
+    private long fundsAvailable;
+    private final StringBuilder text = new StringBuilder(96);
 
     ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols,
                      final ClOrdIdTable clOrdIds) {
@@ -95,6 +99,8 @@ final class ExecutionReports {
                     clOrdIds.route(direct.account, r.clientOrderId, requestRoute);
                 }
                 route = requestRoute;
+                fundsNeeded = r.fundsNeeded;
+                fundsAvailable = r.balanceAvailable;
                 report(direct, r.isRejected() ? '8' : '0', r.isRejected() ? '8' : '0', r.orderId,
                     r.symbol, r.side, r.orderType, r.timeInForce, r.price, r.quantity,
                     r.isRejected() ? 0 : r.quantity, 0, 0, 0, r.rejectReason, true);
@@ -258,7 +264,7 @@ final class ExecutionReports {
         e.addDecimal(FixTags.AVG_PX, avgPxScaled4, decimals + 4);
         if (reject != RejectReason.NONE) {
             e.addLong(FixTags.ORD_REJ_REASON, ordRejReason(reject));
-            e.addAscii(FixTags.TEXT, reject.name());
+            e.addAscii(FixTags.TEXT, rejectText(reject, symbol, side));
         }
         e.addUtcTimestamp(FixTags.TRANSACT_TIME, now);
         outbox.end(answer ? commandReadNanos : 0, engineAppendNanos);
@@ -279,8 +285,48 @@ final class ExecutionReports {
         e.addChar(FixTags.CXL_REJ_RESPONSE_TO, responseTo);
         e.addLong(FixTags.CXL_REJ_REASON, r.rejectReason == RejectReason.UNKNOWN_ORDER ? 1
             : r.rejectReason == RejectReason.DUPLICATE_CLIENT_ORDER_ID ? 6 : 99);
-        e.addAscii(FixTags.TEXT, r.rejectReason.name());
+        fundsNeeded = r.fundsNeeded;
+        fundsAvailable = r.balanceAvailable;
+        e.addAscii(FixTags.TEXT, rejectText(r.rejectReason, symbols.symbolById(r.symbol), r.side));
         outbox.end(commandReadNanos, engineAppendNanos);
+    }
+
+    /**
+     * The Text of a reject: the reason's name, and for INSUFFICIENT_FUNDS what the order needed and what the account
+     * had, in the asset it holds ("INSUFFICIENT_FUNDS: needs 1000.05 USD, available 12.00 USD"), from the fields the
+     * caller set from the result.
+     */
+    private CharSequence rejectText(final RejectReason reason, final GatewayConfig.Symbol symbol, final Side side) {
+        if (reason != RejectReason.INSUFFICIENT_FUNDS || symbol == null || symbol.quote() == null || side == null) {
+            return reason.name();
+        }
+        final GatewayConfig.Asset asset = side == Side.BUY ? symbol.quote() : symbol.base();
+        final StringBuilder t = text;
+        t.setLength(0);
+        t.append(reason.name()).append(": needs ");
+        appendAmount(t, fundsNeeded, asset.decimals());
+        t.append(' ').append(asset.code()).append(", available ");
+        appendAmount(t, fundsAvailable, asset.decimals());
+        return t.append(' ').append(asset.code());
+    }
+
+    /** amount / 10^decimals written out exactly, without a BigDecimal. */
+    static void appendAmount(final StringBuilder to, final long amount, final int decimals) {
+        long unit = 1;
+        for (int i = 0; i < decimals; i++) {
+            unit *= 10;
+        }
+        if (amount < 0) {
+            to.append('-');
+        }
+        to.append(Math.abs(amount / unit));
+        if (decimals > 0) {
+            final long fraction = Math.abs(amount % unit);
+            to.append('.');
+            for (long digit = unit / 10; digit > 0; digit /= 10) {
+                to.append((char) ('0' + fraction / digit % 10));
+            }
+        }
     }
 
     private void massCancelReport(final FixSession s, final Result r, final Command request) {
@@ -428,7 +474,8 @@ final class ExecutionReports {
         return switch (reason) {
             case UNKNOWN_SYMBOL -> 1;
             case SYMBOL_HALTED, KILL_SWITCH_ACTIVE -> 2;
-            case MAX_ORDER_QUANTITY_EXCEEDED, MAX_ORDER_NOTIONAL_EXCEEDED, MAX_OPEN_ORDERS_EXCEEDED -> 3;
+            // FIX has no "insufficient funds": an account's money is its credit limit, so 3 (Order exceeds limit), with the Text.
+            case MAX_ORDER_QUANTITY_EXCEEDED, MAX_ORDER_NOTIONAL_EXCEEDED, MAX_OPEN_ORDERS_EXCEEDED, INSUFFICIENT_FUNDS -> 3;
             case UNKNOWN_ORDER -> 5;
             case DUPLICATE_CLIENT_ORDER_ID -> 6;
             case UNKNOWN_ACCOUNT -> 15;

@@ -210,9 +210,9 @@ public final class Audit {
         if (after && atTime) {
             throw new Args.UsageException("give at most one of --after N (commands) or --at TIME (UTC)");
         }
-        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : Long.MAX_VALUE;
         final long at = atTime ? epochNanos(args.string("--at", null)) : -1;
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : journalLength(data);
         Verify.checkPinned(data, config, configFile, out);
         final BookAt.Point point = BookAt.find(data, count, at);
         if (point == null || (after && point.commands() < count)) {
@@ -232,6 +232,13 @@ public final class Audit {
                 + asset.format(engine.available(account, asset.id())) + " held=" + asset.format(engine.held(account, asset.id())));
         }
         return 0;
+    }
+
+    /** How many excerpts the journal holds now: "now" is after the last of them. */
+    private static long journalLength(final DataDirectory data) {
+        try (net.openhft.chronicle.queue.impl.single.SingleChronicleQueue commands = data.commands()) {
+            return commands.entryCount();
+        }
     }
 
     private static int query(final String sub, final String[] argv, final PrintStream out) throws Exception {
