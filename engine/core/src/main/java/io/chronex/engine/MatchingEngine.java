@@ -159,6 +159,7 @@ public final class MatchingEngine {
             case SET_ACCOUNT_LIMITS -> setAccountLimits(command);
             case SNAPSHOT -> describeCommand(command);
             case DEPOSIT, WITHDRAW, ADJUST -> money(command);
+            case BALANCE -> balance(command);
             default -> reject(command, RejectReason.UNKNOWN_COMMAND);
         }
     }
@@ -908,6 +909,21 @@ public final class MatchingEngine {
         }
         result.balanceAvailable = wallet.available(asset);
         result.balanceHeld = wallet.held(asset);
+    }
+
+    /** BALANCE: the account's balance of the asset; an unknown account is not created. */
+    private void balance(final Command c) {
+        final Account account = accounts.get(c.account);
+        final int asset = ledger.indexOf(c.symbol);
+        if (account == null || asset < 0) {
+            reject(c, account == null ? RejectReason.UNKNOWN_ACCOUNT : RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        describeCommand(c);
+        result.clientOrderId = c.clientOrderId;
+        result.quantity = c.quantity;
+        result.balanceAvailable = account.wallet.available(asset);
+        result.balanceHeld = account.wallet.held(asset);
     }
 
     // ---------------------------------------------------------------- book keeping

@@ -253,6 +253,29 @@ class FundsTest {
     }
 
     @Test
+    void balanceAnswersOneAssetAndChangesNothing() {
+        money(CommandType.DEPOSIT, ALICE, USD, 200_000);
+        f.buy(ALICE, 1, 10_000, 10);
+        f.command.clear().type = CommandType.BALANCE;
+        f.command.account = ALICE;
+        f.command.symbol = USD;
+        f.command.clientOrderId = 2;
+        f.command.quantity = 3;
+        final Result r = f.apply(f.command);
+        assertFalse(r.isRejected());
+        assertEquals(200_000 - 100_050, r.balanceAvailable);
+        assertEquals(100_050, r.balanceHeld);
+        assertEquals(2, r.clientOrderId);
+        assertEquals(3, r.quantity);
+        assertBalance(ALICE, USD, 200_000 - 100_050, 100_050);
+        f.command.account = 42;
+        assertEquals(RejectReason.UNKNOWN_ACCOUNT, f.apply(f.command).rejectReason);
+        f.command.account = ALICE;
+        f.command.symbol = 99;
+        assertEquals(RejectReason.UNKNOWN_ASSET, f.apply(f.command).rejectReason);
+    }
+
+    @Test
     void withFundsOffTradingMovesNoMoneyButDepositsStillApply() {
         final EngineFixture off = new EngineFixture(config(0));
         off.apply(off.command.money(CommandType.DEPOSIT, ALICE, USD, 700, 1));

@@ -44,7 +44,13 @@ public enum CommandType {
     /** Money out of an account, refused beyond what is available; fields as DEPOSIT. */
     WITHDRAW,
     /** A correction: as DEPOSIT, the amount signed; refused if available would go negative. */
-    ADJUST;
+    ADJUST,
+    /**
+     * Asks an account's balance of one asset ({@code symbol}); changes nothing, and is answered in journal
+     * order, so it sees every command before it. {@code clientOrderId} and {@code quantity} are echoed for the
+     * asker (the gateway numbers the reports of one inquiry with them).
+     */
+    BALANCE;
 
     private static final CommandType[] VALUES = values();
 

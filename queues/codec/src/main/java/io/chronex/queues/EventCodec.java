@@ -469,7 +469,7 @@ public final class EventCodec {
     // an order rejected for funds: leaves = available, cumulative = funds needed.
 
     private static boolean isMoneyCommand(final CommandType type) {
-        return type == CommandType.DEPOSIT || type == CommandType.WITHDRAW || type == CommandType.ADJUST;
+        return type == CommandType.DEPOSIT || type == CommandType.WITHDRAW || type == CommandType.ADJUST || type == CommandType.BALANCE;
     }
 
     private static long priceSlot(final Result r) {
