@@ -7,6 +7,7 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
 import io.chronex.api.SymbolSpec;
 import io.chronex.workload.ExchangeCoreCsv;
+import io.chronex.workload.ExchangeCoreFunding;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -52,6 +53,10 @@ public class EngineReplayBenchmark {
     @Param("workloads/ec-1M/commands.csv.gz")
     public String file;
 
+    /** on: accounts funded as exchange-core's benchmark funds them and the FUNDS check on (-p funds=on); off: no money. */
+    @Param("off")
+    public String funds;
+
     private ExchangeCoreCsv stream;
     private int firstBenchmarkRow;
     private MatchingEngine engine;
@@ -78,10 +83,17 @@ public class EngineReplayBenchmark {
         }
     }
 
-    /** A fresh engine holding the pre-fill book, sized up front for this stream's ~1,100 resting orders. */
+    /** A fresh engine holding the pre-fill book (and, with funds, every account's deposits), sized up front for ~1,100 orders. */
     @Setup(Level.Invocation)
     public void prefill() {
-        engine = new MatchingEngine(config, 4096);
+        if (funds.equals("on")) {
+            final EngineConfig funded = ExchangeCoreFunding.config(SYMBOL);
+            engine = new MatchingEngine(new EngineConfig(funded.symbols(), config.accounts(), funded.riskChecks(), true, null,
+                funded.assets()), 4096);
+            ExchangeCoreFunding.deposits(stream.accounts(), command, c -> engine.apply(c, result));
+        } else {
+            engine = new MatchingEngine(config, 4096);
+        }
         for (int row = 0; row < firstBenchmarkRow; row++) {
             engine.apply(stream.commandAt(row, command), result);
         }
