@@ -51,7 +51,9 @@ final class EngineSnapshot {
     //   orders    count i32; each (ORDER_BYTES), in book and queue order: order id, account id, client order
     //             id (3 x i64), symbol i32, side u8, time in force u8, post-only (bool), price, quantity,
     //             leaves, cumulative (4 x i64), held amount, hold price (2 x i64), reserved (bool)
-    // Version 1 is the same without the assets section and the money fields of books, accounts and orders.
+    // Version 1 is the same without the assets section and the money fields of books, accounts and orders: it is what
+    // an engine without assets still writes, byte for byte as before money existed, so the configuration hash a data
+    // directory without money was pinned to stays what it was.
     //   checksum  i64 (CHECKSUM_BYTES): hash() of everything before it
     /** Max order quantity i64, max order notional i64, max open orders i32, self-trade prevention u8. */
     private static final int ACCOUNT_LIMITS_BYTES = 2 * Long.BYTES + Integer.BYTES + 1;
@@ -99,8 +101,9 @@ final class EngineSnapshot {
         // Sized up front (an upper bound), so the copy is written without growing the array.
         final Out out = new Out(capacity + (ACCOUNT_BYTES + 2 * Long.BYTES * assetCount) * engine.accounts().size()
             + ORDER_BYTES * orderCount);
+        final boolean money = assetCount > 0;
         out.writeLong(MAGIC);
-        out.writeInt(VERSION);
+        out.writeInt(money ? VERSION : VERSION_WITHOUT_MONEY);
         out.writeInt(engine.riskChecks());
         out.writeBoolean(engine.createAccountsOnFirstUse());
         writeAccountLimits(out, engine.defaultAccount().maxOrderQuantity(), engine.defaultAccount().maxOrderNotional(),
@@ -109,20 +112,8 @@ final class EngineSnapshot {
         out.writeLong(engine.lastOrderId());
         out.writeLong(engine.lastTradeId());
 
-        out.writeInt(assetCount);
-        for (int i = 0; i < assetCount; i++) {
-            final AssetSpec asset = ledger.asset(i);
-            out.writeInt(asset.id());
-            out.writeUtf(asset.code());
-            out.writeInt(asset.decimals());
-            out.writeLong(ledger.deposited(i));
-            out.writeLong(ledger.withdrawn(i));
-            out.writeLong(ledger.adjusted(i));
-            out.writeLong(ledger.fees(i));
-        }
-        out.writeInt(references.length);
-        for (final long reference : references) {
-            out.writeLong(reference);
+        if (money) {
+            writeAssets(out, ledger, references);
         }
 
         out.writeInt(books.length);
@@ -135,6 +126,9 @@ final class EngineSnapshot {
             out.writeLong(book.priceBandBasisPoints);
             out.writeLong(book.referencePrice);
             out.writeBoolean(book.halted);
+            if (!money) {
+                continue;
+            }
             final SymbolSpec spec = book.spec();
             out.writeInt(spec.baseAsset());
             out.writeInt(spec.quoteAsset());
@@ -166,11 +160,29 @@ final class EngineSnapshot {
 
         out.writeInt(orderCount);
         for (final OrderBook book : books) {
-            writeOrders(out, book, book.bids);
-            writeOrders(out, book, book.asks);
+            writeOrders(out, book, book.bids, money);
+            writeOrders(out, book, book.asks, money);
         }
         out.writeLong(0); // the checksum's place
         return out.toByteArray();
+    }
+
+    private static void writeAssets(final Out out, final Ledger ledger, final long[] references) {
+        out.writeInt(ledger.assetCount());
+        for (int i = 0; i < ledger.assetCount(); i++) {
+            final AssetSpec asset = ledger.asset(i);
+            out.writeInt(asset.id());
+            out.writeUtf(asset.code());
+            out.writeInt(asset.decimals());
+            out.writeLong(ledger.deposited(i));
+            out.writeLong(ledger.withdrawn(i));
+            out.writeLong(ledger.adjusted(i));
+            out.writeLong(ledger.fees(i));
+        }
+        out.writeInt(references.length);
+        for (final long reference : references) {
+            out.writeLong(reference);
+        }
     }
 
     /** Fills in the checksum of a snapshot from {@link #writeUnsealed}; returns the same array. */
@@ -201,7 +213,7 @@ final class EngineSnapshot {
         return count;
     }
 
-    private static void writeOrders(final Out out, final OrderBook book, final BookSide side) {
+    private static void writeOrders(final Out out, final OrderBook book, final BookSide side, final boolean money) {
         for (PriceLevel level = side.best(); level != null; level = side.worseThan(level)) {
             for (Order order = level.head; order != null; order = order.next) {
                 out.writeLong(order.orderId);
@@ -215,9 +227,11 @@ final class EngineSnapshot {
                 out.writeLong(order.quantity);
                 out.writeLong(order.leaves);
                 out.writeLong(order.cumulative);
-                out.writeLong(order.hold.amount);
-                out.writeLong(order.hold.price);
-                out.writeBoolean(order.hold.reserved);
+                if (money) {
+                    out.writeLong(order.hold.amount);
+                    out.writeLong(order.hold.price);
+                    out.writeBoolean(order.hold.reserved);
+                }
             }
         }
     }
