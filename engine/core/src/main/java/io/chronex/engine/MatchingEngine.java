@@ -19,7 +19,6 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
 import io.chronex.engine.risk.Ledger;
 import io.chronex.engine.risk.Pair;
-import io.chronex.engine.risk.Wallet;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
@@ -40,16 +39,7 @@ public final class MatchingEngine {
     public static final long NO_PRICE = 0;
 
     private final int riskChecks;
-    // The risk switches as plain booleans: read on every order, so not worth an enum lookup each time.
-    private final boolean checkTickAndLot;
-    private final boolean checkPriceBand;
-    private final boolean checkMaxOrderQuantity;
-    private final boolean checkMaxOrderNotional;
-    private final boolean checkMaxOpenOrders;
-    private final boolean checkSelfTrade;
-    private final boolean checkKillSwitch;
-    private final boolean checkHalt;
-    private final boolean checkFunds;
+    private final PreTradeChecks checks;
     private final boolean createAccountsOnFirstUse;
     private final AccountSpec defaultAccount;
 
@@ -60,11 +50,8 @@ public final class MatchingEngine {
     private final Long2ObjectHashMap<Order> ordersById;
     /** Live orders by (account, client order id): one lookup, without first finding the account. */
     private final ClientOrderIndex ordersByClientId;
-    /** Accounts' money: see the risk package. */
-    private final Ledger ledger;
-    /** What the new order in hand will hold, and at what price, once its funds check passed. */
-    private long pendingHold;
-    private long pendingHoldPrice;
+    /** Accounts' money (FUNDS): see the risk package. */
+    private final Funds funds;
 
     private long commandCount;
     private long lastOrderId;
@@ -93,28 +80,22 @@ public final class MatchingEngine {
         final int indexCapacity = Math.max(16, Integer.highestOneBit(Math.max(1, expectedOrders)) << 2);
         this.ordersById = new Long2ObjectHashMap<>(indexCapacity, 0.5f);
         this.ordersByClientId = new ClientOrderIndex(expectedOrders);
+        final Ledger ledger = new Ledger(config.assets());
+        this.funds = new Funds(ledger);
         for (int i = 0; i < expectedOrders; i++) {
             releaseOrder(new Order());
             releaseLevel(new PriceLevel());
         }
         this.riskChecks = config.riskChecks();
-        this.checkTickAndLot = config.isOn(RiskCheck.TICK_AND_LOT);
-        this.checkPriceBand = config.isOn(RiskCheck.PRICE_BAND);
-        this.checkMaxOrderQuantity = config.isOn(RiskCheck.MAX_ORDER_QUANTITY);
-        this.checkMaxOrderNotional = config.isOn(RiskCheck.MAX_ORDER_NOTIONAL);
-        this.checkMaxOpenOrders = config.isOn(RiskCheck.MAX_OPEN_ORDERS);
-        this.checkSelfTrade = config.isOn(RiskCheck.SELF_TRADE_PREVENTION);
-        this.checkKillSwitch = config.isOn(RiskCheck.KILL_SWITCH);
-        this.checkHalt = config.isOn(RiskCheck.HALT);
-        this.checkFunds = config.isOn(RiskCheck.FUNDS);
-        this.ledger = new Ledger(config.assets());
+        this.checks = new PreTradeChecks(riskChecks);
+        final boolean checkFunds = config.isOn(RiskCheck.FUNDS);
         this.createAccountsOnFirstUse = config.createAccountsOnFirstUse();
         this.defaultAccount = config.defaultAccount();
         this.books = new OrderBook[config.symbols().size()];
         for (int i = 0; i < books.length; i++) {
             final SymbolSpec spec = config.symbols().get(i);
             final Pair terms = ledger.pair(spec);
-            final OrderBook book = new OrderBook(spec, checkTickAndLot, checkFunds ? terms : null);
+            final OrderBook book = new OrderBook(spec, checks.tickAndLot, checkFunds ? terms : null);
             if (bookBySymbol.put(spec.id(), book) != null) {
                 throw new IllegalArgumentException("symbol " + spec.id() + " configured twice");
             }
@@ -127,7 +108,7 @@ public final class MatchingEngine {
         }
         Arrays.sort(books, Comparator.comparingInt(book -> book.symbol));
         for (final AccountSpec spec : config.accounts()) {
-            if (accounts.put(spec.id(), new Account(spec.id(), spec, ledger.newWallet())) != null) {
+            if (accounts.put(spec.id(), new Account(spec.id(), spec, funds.ledger.newWallet())) != null) {
                 throw new IllegalArgumentException("account " + spec.id() + " configured twice");
             }
         }
@@ -158,8 +139,7 @@ public final class MatchingEngine {
             case SET_REFERENCE_PRICE -> setReferencePrice(command);
             case SET_ACCOUNT_LIMITS -> setAccountLimits(command);
             case SNAPSHOT -> describeCommand(command);
-            case DEPOSIT, WITHDRAW, ADJUST -> money(command);
-            case BALANCE -> balance(command);
+            case DEPOSIT, WITHDRAW, ADJUST, BALANCE -> money(command);
             default -> reject(command, RejectReason.UNKNOWN_COMMAND);
         }
     }
@@ -177,26 +157,27 @@ public final class MatchingEngine {
             reject(c, RejectReason.UNKNOWN_ACCOUNT);
             return;
         }
-        final RejectReason reason = newOrderCheck(c, book, account);
+        final RejectReason reason = checks.newOrder(c, book, account, findLive(c.account, c.clientOrderId) != null);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
             return;
         }
         final Pair pair = book.funded;
-        if (pair != null && !payable(c, book, pair, account)) {
+        final RejectReason unpaid = pair == null ? RejectReason.NONE : funds.check(c, book, pair, account, checks.selfTradeMode(account));
+        if (unpaid != RejectReason.NONE) {
+            rejectForFunds(c, unpaid);
             return;
         }
         final Order order = orderFrom(c, book, account);
         if (pair != null) {
-            order.hold.price = pendingHoldPrice;
-            order.hold.reserved = c.reservePrice != 0 && c.side == Side.BUY;
-            ledger.hold(account.wallet, pair.heldAsset(c.side), pendingHold, order.hold);
+            funds.holdNew(order, c, pair);
         }
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = order.timeInForce == TimeInForce.FOK_BUDGET;
         result.orderType = c.orderType;
-        if ((order.timeInForce == TimeInForce.FOK && !canFillCompletely(book, order, !market, order.price))
-            || (budget && !fitsBudget(book, order, order.price))) {
+        final SelfTradePrevention stp = checks.selfTradeMode(account);
+        if ((order.timeInForce == TimeInForce.FOK && !BookWalks.canFillCompletely(book, order, !market, order.price, stp))
+            || (budget && !BookWalks.fitsBudget(book, order, order.price, stp))) {
             cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
             describeOrder(order, OrderStatus.CANCELLED);
             releaseOrder(order);
@@ -211,135 +192,9 @@ public final class MatchingEngine {
         if (account != null || !createAccountsOnFirstUse) {
             return account;
         }
-        final Account created = new Account(c.account, defaultAccount, ledger.newWallet());
+        final Account created = new Account(c.account, defaultAccount, funds.ledger.newWallet());
         accounts.put(c.account, created);
         return created;
-    }
-
-    /**
-     * Why a new order is refused, or NONE: first what makes it no valid order at all, then the
-     * checks in the order docs/engine.md lists them, each only when switched on.
-     */
-    private RejectReason newOrderCheck(final Command c, final OrderBook book, final Account account) {
-        final TimeInForce tif = c.timeInForce;
-        final boolean market = c.orderType == OrderType.MARKET;
-        final boolean budget = tif == TimeInForce.FOK_BUDGET;
-        if (c.side == null || c.orderType == null || tif == null || c.clientOrderId == 0
-            || (c.postOnly && (market || tif == TimeInForce.IOC || tif == TimeInForce.FOK || budget))
-            || (market && budget)) {
-            return RejectReason.INVALID_ORDER;
-        }
-        final long quantity = c.quantity;
-        final long price = c.price;
-        if (quantity < 1 || quantity > MAX_QUANTITY) {
-            return RejectReason.INVALID_QUANTITY;
-        }
-        if (!market && (price < 1 || price > MAX_PRICE)) {
-            return RejectReason.INVALID_PRICE;
-        }
-        if (findLive(c.account, c.clientOrderId) != null) {
-            return RejectReason.DUPLICATE_CLIENT_ORDER_ID;
-        }
-        if (checkHalt && book.halted) {
-            return RejectReason.SYMBOL_HALTED;
-        }
-        if (checkKillSwitch && account.killSwitch) {
-            return RejectReason.KILL_SWITCH_ACTIVE;
-        }
-        if (checkTickAndLot && quantity % book.lotSize != 0) {
-            return RejectReason.QUANTITY_NOT_ON_LOT;
-        }
-        if (checkTickAndLot && !market && !budget && price % book.tickSize != 0) {
-            return RejectReason.PRICE_NOT_ON_TICK;
-        }
-        if (checkPriceBand && !market && !budget && outsideBand(book, price)) {
-            return RejectReason.PRICE_OUTSIDE_BAND;
-        }
-        return newOrderLimitCheck(c, book, account, market, budget);
-    }
-
-    /** The account limits and post-only, after every other check on a new order. */
-    private RejectReason newOrderLimitCheck(final Command c, final OrderBook book, final Account account, final boolean market,
-                                            final boolean budget) {
-        final long quantity = c.quantity;
-        final long price = c.price;
-        if (checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
-            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        }
-        if (checkMaxOrderNotional && account.maxOrderNotional > 0 && !market
-            && (budget ? price : multiplySaturated(price, quantity)) > account.maxOrderNotional) {
-            return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        }
-        if (checkMaxOpenOrders && account.maxOpenOrders > 0 && account.openOrders >= account.maxOpenOrders) {
-            return RejectReason.MAX_OPEN_ORDERS_EXCEEDED;
-        }
-        if (c.postOnly && wouldCross(book, c.side, price)) {
-            return RejectReason.POST_ONLY_WOULD_TAKE;
-        }
-        return RejectReason.NONE;
-    }
-
-    /**
-     * FUNDS: can the account pay for the new order? Works out what it must hold (exchange-core's EXCHANGE
-     * rules, docs/engine.md "Accounts") into pendingHold and pendingHoldPrice; rejects it and returns false if not.
-     */
-    private boolean payable(final Command c, final OrderBook book, final Pair pair, final Account account) {
-        final boolean market = c.orderType == OrderType.MARKET;
-        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
-        long holdPrice = 0;
-        final long amount;
-        if (c.side == Side.SELL) {
-            if (!market && pair.askBelowFee(c.price)) {
-                reject(c, RejectReason.INVALID_PRICE);
-                return false;
-            }
-            amount = pair.askHold(c.quantity);
-        } else if (c.reservePrice != 0 && (market || (budget ? c.reservePrice != c.price : c.reservePrice < c.price))) {
-            reject(c, RejectReason.INVALID_RESERVE_PRICE);
-            return false;
-        } else if (budget) {
-            amount = pair.budgetHold(c.quantity, c.price);
-        } else if (market) {
-            amount = marketBuyHold(book, pair, account, c.quantity);
-        } else {
-            holdPrice = c.reservePrice != 0 ? c.reservePrice : c.price;
-            amount = pair.bidHold(c.quantity, holdPrice);
-        }
-        final long available = account.wallet.available(pair.heldAsset(c.side));
-        if (amount > available) {
-            reject(c, RejectReason.INSUFFICIENT_FUNDS);
-            result.fundsNeeded = amount;
-            result.balanceAvailable = available;
-            return false;
-        }
-        pendingHold = amount;
-        pendingHoldPrice = holdPrice;
-        return true;
-    }
-
-    /**
-     * A market bid holds what taking the asks as they stand would cost it, fees included: the walk
-     * {@link #match} will make, makers self-trade prevention cancels skipped, up to the quantity.
-     */
-    private long marketBuyHold(final OrderBook book, final Pair pair, final Account account, final long quantity) {
-        final SelfTradePrevention stp = checkSelfTrade ? account.selfTradePrevention : SelfTradePrevention.OFF;
-        long needed = quantity;
-        long cost = 0;
-        walk:
-        for (PriceLevel level = book.asks.best(); level != null && needed > 0; level = book.asks.worseThan(level)) {
-            for (Order maker = level.head; maker != null && needed > 0; maker = maker.next) {
-                if (stp != SelfTradePrevention.OFF && maker.account == account) {
-                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
-                        continue;
-                    }
-                    break walk;
-                }
-                final long taken = Math.min(needed, maker.leaves);
-                cost = Pair.add(cost, pair.bidHold(taken, level.price));
-                needed -= taken;
-            }
-        }
-        return cost;
     }
 
     /** A pooled order filled in from an accepted new-order command, with the next order id. */
@@ -382,9 +237,7 @@ public final class MatchingEngine {
             status = OrderStatus.CANCELLED;
         }
         if (rests) {
-            if (book.funded != null) {
-                ledger.releaseExcess(book.funded, order.account.wallet, order.side, order.leaves, order.hold);
-            }
+            funds.releaseExcess(order);
             rest(book, order);
             order.account.add(order);
             ordersById.put(order.orderId, order);
@@ -404,8 +257,7 @@ public final class MatchingEngine {
     private boolean match(final OrderBook book, final Order taker, final boolean limited, final long limit) {
         final BookSide opposite = book.side(taker.side.opposite());
         final boolean buy = taker.side == Side.BUY;
-        final SelfTradePrevention stp = checkSelfTrade
-            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
+        final SelfTradePrevention stp = checks.selfTradeMode(taker.account);
         final Result r = result;
         final Pair pair = book.funded;
         while (taker.leaves > 0) {
@@ -433,7 +285,7 @@ public final class MatchingEngine {
             level.quantity -= quantity;
             book.referencePrice = price;
             if (pair != null) {
-                settle(pair, taker, maker, quantity, price);
+                funds.settle(pair, taker, maker, quantity, price);
             }
 
             final Fill fill = r.addFill();
@@ -461,82 +313,6 @@ public final class MatchingEngine {
             }
         }
         return false;
-    }
-
-    /** Moves the money of one trade; a maker bid then gives back what it held beyond its new leaves. */
-    private void settle(final Pair pair, final Order taker, final Order maker, final long quantity, final long price) {
-        if (taker.side == Side.BUY) {
-            ledger.settle(pair, quantity, price, taker.account.wallet, taker.hold, pair.takerFee,
-                maker.account.wallet, maker.hold, pair.makerFee);
-        } else {
-            ledger.settle(pair, quantity, price, maker.account.wallet, maker.hold, pair.makerFee,
-                taker.account.wallet, taker.hold, pair.takerFee);
-            ledger.releaseExcess(pair, maker.account.wallet, Side.BUY, maker.leaves, maker.hold);
-        }
-    }
-
-    /** FOK: would matching now fill the whole order? Walks the book without changing it. */
-    private boolean canFillCompletely(final OrderBook book, final Order taker, final boolean limited, final long limit) {
-        final BookSide opposite = book.side(taker.side.opposite());
-        final boolean buy = taker.side == Side.BUY;
-        final SelfTradePrevention stp = checkSelfTrade
-            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
-        long available = 0;
-        for (PriceLevel level = opposite.best(); level != null; level = opposite.worseThan(level)) {
-            if (limited && (buy ? level.price > limit : level.price < limit)) {
-                return false;
-            }
-            if (stp == SelfTradePrevention.OFF) {
-                available += level.quantity;
-                if (available >= taker.leaves) {
-                    return true;
-                }
-                continue;
-            }
-            for (Order maker = level.head; maker != null; maker = maker.next) {
-                if (maker.account == taker.account) {
-                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
-                        continue;
-                    }
-                    return false;
-                }
-                available += maker.leaves;
-                if (available >= taker.leaves) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** FOK_BUDGET: is the whole quantity there, and does its total cost respect the budget? */
-    private boolean fitsBudget(final OrderBook book, final Order taker, final long budget) {
-        final BookSide opposite = book.side(taker.side.opposite());
-        final SelfTradePrevention stp = checkSelfTrade
-            ? taker.account.selfTradePrevention : SelfTradePrevention.OFF;
-        long needed = taker.leaves;
-        long cost = 0;
-        walk:
-        for (PriceLevel level = opposite.best(); level != null && needed > 0; level = opposite.worseThan(level)) {
-            if (stp == SelfTradePrevention.OFF) {
-                final long taken = Math.min(needed, level.quantity);
-                cost = addSaturated(cost, multiplySaturated(taken, level.price));
-                needed -= taken;
-                continue;
-            }
-            for (Order maker = level.head; maker != null && needed > 0; maker = maker.next) {
-                if (maker.account == taker.account) {
-                    if (stp == SelfTradePrevention.CANCEL_RESTING) {
-                        continue;
-                    }
-                    break walk;
-                }
-                final long taken = Math.min(needed, maker.leaves);
-                cost = addSaturated(cost, multiplySaturated(taken, level.price));
-                needed -= taken;
-            }
-        }
-        return needed == 0 && (taker.side == Side.BUY ? cost <= budget : cost >= budget);
     }
 
     // ---------------------------------------------------------------- commands on live orders
@@ -572,7 +348,7 @@ public final class MatchingEngine {
         order.leaves -= by;
         order.quantity -= by;
         level.quantity -= by;
-        releaseExcess(order);
+        funds.releaseExcess(order);
         recordLevel(order.book, level);
         addCancel(order, by, CancelReason.REDUCE);
         describeOrder(order, restingStatus(order));
@@ -586,12 +362,14 @@ public final class MatchingEngine {
         }
         final long price = c.price;
         final RejectReason reason = price < 1 || price > MAX_PRICE
-            ? RejectReason.INVALID_PRICE : amendmentCheck(order, price, order.quantity, false);
+            ? RejectReason.INVALID_PRICE : checks.amendment(order, price, order.quantity, false);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
             return;
         }
-        if (!reheld(c, order, price, order.leaves)) {
+        final RejectReason unpaid = funds.rehold(order, price, order.leaves);
+        if (unpaid != RejectReason.NONE) {
+            rejectForFunds(c, unpaid);
             return;
         }
         result.orderType = OrderType.LIMIT;
@@ -619,14 +397,16 @@ public final class MatchingEngine {
         } else if (renamed && findLive(order.accountId, newClientOrderId) != null) {
             reason = RejectReason.DUPLICATE_CLIENT_ORDER_ID;
         } else {
-            reason = amendmentCheck(order, price, quantity, true);
+            reason = checks.amendment(order, price, quantity, true);
         }
         if (reason != RejectReason.NONE) {
             reject(c, reason);
             return;
         }
         final boolean keepsPriority = price == order.price && quantity <= order.quantity;
-        if (!keepsPriority && !reheld(c, order, price, quantity - order.cumulative)) {
+        final RejectReason unpaid = keepsPriority ? RejectReason.NONE : funds.rehold(order, price, quantity - order.cumulative);
+        if (unpaid != RejectReason.NONE) {
+            rejectForFunds(c, unpaid);
             return;
         }
         result.orderType = OrderType.LIMIT;
@@ -641,7 +421,7 @@ public final class MatchingEngine {
             order.quantity = quantity;
             order.leaves -= by;
             order.level.quantity -= by;
-            releaseExcess(order);
+            funds.releaseExcess(order);
             recordLevel(book, order.level);
             describeOrder(order, restingStatus(order));
             return;
@@ -651,43 +431,6 @@ public final class MatchingEngine {
         order.quantity = quantity;
         order.leaves = quantity - order.cumulative;
         rematch(book, order);
-    }
-
-    /**
-     * The checks MOVE and REPLACE share, in the documented order, once ids, price and quantity are
-     * known to be valid. MOVE keeps its quantity, so it skips the lot, size and fill checks.
-     */
-    private RejectReason amendmentCheck(final Order order, final long price, final long quantity, final boolean replace) {
-        final OrderBook book = order.book;
-        final Account account = order.account;
-        if (checkHalt && book.halted) {
-            return RejectReason.SYMBOL_HALTED;
-        }
-        if (checkKillSwitch && account.killSwitch) {
-            return RejectReason.KILL_SWITCH_ACTIVE;
-        }
-        if (replace && checkTickAndLot && quantity % book.lotSize != 0) {
-            return RejectReason.QUANTITY_NOT_ON_LOT;
-        }
-        if (checkTickAndLot && price % book.tickSize != 0) {
-            return RejectReason.PRICE_NOT_ON_TICK;
-        }
-        if (checkPriceBand && outsideBand(book, price)) {
-            return RejectReason.PRICE_OUTSIDE_BAND;
-        }
-        if (replace && checkMaxOrderQuantity && account.maxOrderQuantity > 0 && quantity > account.maxOrderQuantity) {
-            return RejectReason.MAX_ORDER_QUANTITY_EXCEEDED;
-        }
-        if (checkMaxOrderNotional && account.maxOrderNotional > 0 && multiplySaturated(price, quantity) > account.maxOrderNotional) {
-            return RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED;
-        }
-        if (replace && quantity <= order.cumulative) {
-            return RejectReason.QUANTITY_NOT_ABOVE_FILLED;
-        }
-        if (order.postOnly && wouldCross(book, order.side, price)) {
-            return RejectReason.POST_ONLY_WOULD_TAKE;
-        }
-        return RejectReason.NONE;
     }
 
     /** MOVE and priority-losing REPLACE: the order, already off its level, trades what crosses and rests at the back. */
@@ -703,39 +446,9 @@ public final class MatchingEngine {
             describeOrder(order, OrderStatus.CANCELLED);
             releaseOrder(order);
         } else {
-            releaseExcess(order);
+            funds.releaseExcess(order);
             rest(book, order);
             describeOrder(order, restingStatus(order));
-        }
-    }
-
-    /**
-     * FUNDS, MOVE and priority-losing REPLACE: holds what the order will need at its new price and leaves
-     * (a bid holds at the new price, or at its reserve price while the new price is not above it); an
-     * account that cannot pay the difference gets the command rejected and false.
-     */
-    private boolean reheld(final Command c, final Order order, final long price, final long leaves) {
-        final Pair pair = order.book.funded;
-        if (pair == null) {
-            return true;
-        }
-        final long holdPrice = order.side == Side.SELL ? 0 : order.hold.reserved && price <= order.hold.price ? order.hold.price : price;
-        final long more = pair.required(order.side, leaves, holdPrice) - order.hold.amount;
-        final Wallet wallet = order.account.wallet;
-        if (more > 0 && !ledger.hold(wallet, pair.heldAsset(order.side), more, order.hold)) {
-            reject(c, RejectReason.INSUFFICIENT_FUNDS);
-            result.fundsNeeded = more;
-            result.balanceAvailable = wallet.available(pair.heldAsset(order.side));
-            return false;
-        }
-        order.hold.price = holdPrice;
-        return true;
-    }
-
-    /** A resting order gives back what it holds beyond what its leaves need. */
-    private void releaseExcess(final Order order) {
-        if (order.book.funded != null) {
-            ledger.releaseExcess(order.book.funded, order.account.wallet, order.side, order.leaves, order.hold);
         }
     }
 
@@ -878,52 +591,31 @@ public final class MatchingEngine {
         final Account account = accounts.get(c.account);
         if (account == null) {
             accounts.put(c.account, new Account(c.account, new AccountSpec(c.account, c.maxOrderQuantity,
-                c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention), ledger.newWallet()));
+                c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention), funds.ledger.newWallet()));
         } else {
             account.setLimits(c.maxOrderQuantity, c.maxOrderNotional, c.maxOpenOrders, c.selfTradePrevention);
         }
         describeCommand(c);
     }
 
-    /** DEPOSIT, WITHDRAW, ADJUST: answered with the account's balance of the asset after it. */
+    /** DEPOSIT, WITHDRAW, ADJUST, BALANCE: answered with the account's balance of the asset (BALANCE creates no account). */
     private void money(final Command c) {
-        final Account account = accountOf(c);
+        final Account account = c.type == CommandType.BALANCE ? accounts.get(c.account) : accountOf(c);
         if (account == null) {
             reject(c, RejectReason.UNKNOWN_ACCOUNT);
             return;
         }
-        final int asset = ledger.indexOf(c.symbol);
-        if (asset < 0) {
-            reject(c, RejectReason.UNKNOWN_ASSET);
-            return;
-        }
-        final Wallet wallet = account.wallet;
-        final RejectReason reason = ledger.apply(c.type, wallet, asset, c.quantity, c.clientOrderId);
+        final RejectReason reason = funds.apply(c, account.wallet);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
-            result.fundsNeeded = reason == RejectReason.INSUFFICIENT_FUNDS ? Math.abs(c.quantity) : 0;
         } else {
             describeCommand(c);
             result.clientOrderId = c.clientOrderId;
             result.quantity = c.quantity;
         }
-        result.balanceAvailable = wallet.available(asset);
-        result.balanceHeld = wallet.held(asset);
-    }
-
-    /** BALANCE: the account's balance of the asset; an unknown account is not created. */
-    private void balance(final Command c) {
-        final Account account = accounts.get(c.account);
-        final int asset = ledger.indexOf(c.symbol);
-        if (account == null || asset < 0) {
-            reject(c, account == null ? RejectReason.UNKNOWN_ACCOUNT : RejectReason.UNKNOWN_ASSET);
-            return;
-        }
-        describeCommand(c);
-        result.clientOrderId = c.clientOrderId;
-        result.quantity = c.quantity;
-        result.balanceAvailable = account.wallet.available(asset);
-        result.balanceHeld = account.wallet.held(asset);
+        result.fundsNeeded = funds.needed;
+        result.balanceAvailable = funds.available;
+        result.balanceHeld = funds.held;
     }
 
     // ---------------------------------------------------------------- book keeping
@@ -1045,6 +737,15 @@ public final class MatchingEngine {
         r.orderStatus = OrderStatus.NONE;
     }
 
+    /** A refusal by {@link Funds}; INSUFFICIENT_FUNDS says what was needed and what the account had. */
+    private void rejectForFunds(final Command c, final RejectReason reason) {
+        reject(c, reason);
+        if (reason == RejectReason.INSUFFICIENT_FUNDS) {
+            result.fundsNeeded = funds.needed;
+            result.balanceAvailable = funds.available;
+        }
+    }
+
     private void reject(final Command c, final RejectReason reason) {
         final Result r = result;
         r.rejectReason = reason;
@@ -1062,34 +763,6 @@ public final class MatchingEngine {
         r.orderStatus = OrderStatus.REJECTED;
     }
 
-    // ---------------------------------------------------------------- rules as functions
-
-    private static boolean wouldCross(final OrderBook book, final Side side, final long price) {
-        final PriceLevel best = book.side(side.opposite()).best();
-        return best != null && (side == Side.BUY ? price >= best.price : price <= best.price);
-    }
-
-    private static boolean outsideBand(final OrderBook book, final long price) {
-        final long reference = book.referencePrice;
-        if (book.priceBandBasisPoints == 0 || reference == 0) {
-            return false;
-        }
-        final long distance = Math.abs(price - reference);
-        return multiplySaturated(distance, 10_000) > multiplySaturated(reference, book.priceBandBasisPoints);
-    }
-
-    /** a x b for non-negative operands, Long.MAX_VALUE if it would overflow. */
-    static long multiplySaturated(final long a, final long b) {
-        final long high = Math.multiplyHigh(a, b);
-        final long low = a * b;
-        return high != 0 || low < 0 ? Long.MAX_VALUE : low;
-    }
-
-    private static long addSaturated(final long a, final long b) {
-        final long sum = a + b;
-        return sum < 0 ? Long.MAX_VALUE : sum;
-    }
-
     // ---------------------------------------------------------------- pools
 
     private Order allocateOrder() {
@@ -1104,9 +777,7 @@ public final class MatchingEngine {
 
     /** An order going back to the pool is done: it gives back whatever it still holds first. */
     private void releaseOrder(final Order order) {
-        if (order.hold.amount != 0) {
-            ledger.releaseAll(order.account.wallet, order.book.funded.heldAsset(order.side), order.hold);
-        }
+        funds.releaseAll(order);
         order.clear();
         order.next = freeOrders;
         freeOrders = order;
@@ -1228,24 +899,24 @@ public final class MatchingEngine {
 
     /** Fees collected in an asset. */
     public long feesCollected(final int assetId) {
-        return ledger.fees(assetIndex(assetId));
+        return funds.ledger.fees(assetIndex(assetId));
     }
 
     /** Deposited minus withdrawn plus adjusted: what every account's available and held plus the fees of the asset add up to. */
     public long netDeposits(final int assetId) {
-        return ledger.conserved(assetIndex(assetId));
+        return funds.ledger.conserved(assetIndex(assetId));
     }
 
     public long deposited(final int assetId) {
-        return ledger.deposited(assetIndex(assetId));
+        return funds.ledger.deposited(assetIndex(assetId));
     }
 
     public long withdrawn(final int assetId) {
-        return ledger.withdrawn(assetIndex(assetId));
+        return funds.ledger.withdrawn(assetIndex(assetId));
     }
 
     private int assetIndex(final int assetId) {
-        final int index = ledger.indexOf(assetId);
+        final int index = funds.ledger.indexOf(assetId);
         if (index < 0) {
             throw new IllegalArgumentException("unknown asset " + assetId);
         }
@@ -1329,7 +1000,7 @@ public final class MatchingEngine {
     }
 
     Ledger ledger() {
-        return ledger;
+        return funds.ledger;
     }
 
     long lastTradeId() {
