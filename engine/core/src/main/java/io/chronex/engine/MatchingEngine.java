@@ -727,6 +727,9 @@ public final class MatchingEngine {
             result.balanceAvailable = wallet.available(pair.heldAsset(order.side));
             return false;
         }
+        // Above its reserve price the bid holds at its limit, which is no reserve: a later move down follows it
+        // (docs/engine.md: the old hold price stays only "if that was a reserve price").
+        order.hold.reserved = order.hold.reserved && holdPrice == order.hold.price;
         order.hold.price = holdPrice;
         return true;
     }
