@@ -91,7 +91,8 @@ class DifferentialTest {
 
     /**
      * Every account's balances of every asset and the fees must be equal in both; and in each, held is
-     * never negative nor is available, and per asset the balances and fees add up to the net deposits
+     * never negative (available can be: a MARKET or FOK_BUDGET ask that sells below the taker fee pays
+     * the fee from its account, docs/engine.md), and per asset the balances and fees add up to the net deposits
      * (once the two agree on every figure, one sum checks both). Messages are built only on failure.
      */
     private static void compareMoney(final MatchingEngine engine, final ReferenceEngine reference, final long seed, final int i,
@@ -115,7 +116,7 @@ class DifferentialTest {
                         + reference.available(account, asset) + " held " + reference.held(account, asset) + ", engine available "
                         + available + " held " + held);
                 }
-                if (held < 0 || available < 0) {
+                if (held < 0) {
                     fail(where(seed, i, command) + ": account " + account + " asset " + asset + ": available " + available + " held "
                         + held);
                 }
@@ -144,11 +145,13 @@ class DifferentialTest {
                                                final long seed, final int i, final Command command) {
         compareBalances(engine, reference, r.account, seed, i, command);
         for (int f = 0; f < r.fillCount(); f++) {
-            compareBalances(engine, reference, r.fill(f).takerAccount, seed, i, command);
+            // The taker is the command's account, already compared.
             compareBalances(engine, reference, r.fill(f).makerAccount, seed, i, command);
         }
         for (int x = 0; x < r.cancelCount(); x++) {
-            compareBalances(engine, reference, r.cancel(x).account, seed, i, command);
+            if (r.cancel(x).account != r.account) {
+                compareBalances(engine, reference, r.cancel(x).account, seed, i, command);
+            }
         }
         for (final int asset : RandomCommandStream.ASSETS) {
             if (engine.feesCollected(asset) != reference.feesCollected(asset)
@@ -165,7 +168,7 @@ class DifferentialTest {
         for (final int asset : RandomCommandStream.ASSETS) {
             final long available = engine.available(account, asset);
             final long held = engine.held(account, asset);
-            if (available != reference.available(account, asset) || held != reference.held(account, asset) || available < 0 || held < 0) {
+            if (available != reference.available(account, asset) || held != reference.held(account, asset) || held < 0) {
                 fail(where(seed, i, command) + ": account " + account + " asset " + asset + ": reference available "
                     + reference.available(account, asset) + " held " + reference.held(account, asset) + ", engine available "
                     + available + " held " + held);
