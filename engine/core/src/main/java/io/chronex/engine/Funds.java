@@ -90,6 +90,9 @@ final class Funds {
             available = wallet.available(pair.heldAsset(order.side));
             return RejectReason.INSUFFICIENT_FUNDS;
         }
+        // Above its reserve price the bid holds at its limit, which is no reserve: a later move down follows it
+        // (docs/engine.md: the old hold price stays only "if that was a reserve price").
+        order.hold.reserved = order.hold.reserved && holdPrice == order.hold.price;
         order.hold.price = holdPrice;
         return RejectReason.NONE;
     }

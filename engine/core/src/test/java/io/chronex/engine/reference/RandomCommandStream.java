@@ -1,6 +1,7 @@
 package io.chronex.engine.reference;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -18,14 +19,28 @@ import java.util.SplittableRandom;
  * Seeded, realistic-ish command streams touching every command, order flavour and reject reason:
  * three symbols with different ticks, lots and bands around drifting mid prices (so orders cross
  * often and books stay a few dozen levels deep), eight configured accounts with assorted limits and
- * every self-trade mode, and a sprinkling of bad input. Amendments mostly target live orders, read
- * from the reference engine.
+ * every self-trade mode, and a sprinkling of bad input. Two of the symbols are paid for in three
+ * assets: every account is funded at the start, and deposits, withdrawals and adjustments keep
+ * balances near what a handful of orders needs, so that under FUNDS some orders are refused and
+ * most are not. Amendments mostly target live orders, and money commands read balances, from the
+ * reference engine.
  */
 public final class RandomCommandStream {
-    /** Symbols: plain; tick 5 / lot 10 with a 5% band; tick 25 with a 20% band. */
+    /**
+     * Symbols: plain, without assets; tick 5 / lot 10 with a 5% band, ETH against USD; tick 25 with a
+     * 20% band, BTC against USD.
+     */
     public static final int PLAIN = 1;
     public static final int TICKED = 2;
     public static final int COARSE = 3;
+    /** Asset ids. */
+    public static final int USD = 1;
+    public static final int ETH = 2;
+    public static final int BTC = 3;
+    public static final int[] ASSETS = {USD, ETH, BTC};
+    /** What a typical deposit of each asset is worth a multiple of: a few orders' holds. */
+    private static final long[] MONEY_SCALE = {0, 200_000, 1_000, 5};
+    private static final int INITIAL_DEPOSITS = 8 * ASSETS.length;
     private static final int UNKNOWN_SYMBOL = 77;
     private static final int[] SYMBOLS = {PLAIN, TICKED, COARSE};
     private static final long[] TICK = {0, 1, 5, 25};
@@ -35,6 +50,8 @@ public final class RandomCommandStream {
     private final ReferenceEngine reference;
     private final long[] mid = {0, 1_000, 1_000, 10_000};
     private long nextClientOrderId = 1;
+    private long nextReference = 1;
+    private int initialDeposits;
 
     public RandomCommandStream(final long seed, final ReferenceEngine reference) {
         this.random = new SplittableRandom(seed);
@@ -43,10 +60,13 @@ public final class RandomCommandStream {
 
     /** The configuration streams are generated for; riskChecks and account creation vary by stream. */
     public static EngineConfig config(final int riskChecks, final boolean createAccountsOnFirstUse) {
+        // Scales and fees that make every term of the settlement formulas matter: an ETH lot is 10
+        // units of ETH, a TICKED price tick 3 cents per lot; maker and taker fees differ, and
+        // COARSE's taker fee is more than its price tick is worth.
         return new EngineConfig(
             List.of(SymbolSpec.plain(PLAIN),
-                new SymbolSpec(TICKED, "TICKED", 100, 5, 10, 500, 1_000),
-                new SymbolSpec(COARSE, "COARSE", 100, 25, 1, 2_000, 10_000)),
+                new SymbolSpec(TICKED, "TICKED", 100, 5, 10, 500, 1_000).withAssets(ETH, USD, 10, 3, 7, 2),
+                new SymbolSpec(COARSE, "COARSE", 100, 25, 1, 2_000, 10_000).withAssets(BTC, USD, 1, 1, 40, 15)),
             List.of(AccountSpec.unlimited(1),
                 new AccountSpec(2, 0, 0, 0, SelfTradePrevention.CANCEL_RESTING),
                 new AccountSpec(3, 0, 0, 0, SelfTradePrevention.CANCEL_INCOMING),
@@ -55,7 +75,8 @@ public final class RandomCommandStream {
                 new AccountSpec(6, 0, 2_000_000, 0, SelfTradePrevention.CANCEL_RESTING),
                 new AccountSpec(7, 0, 0, 12, SelfTradePrevention.OFF),
                 new AccountSpec(8, 0, 0, 0, SelfTradePrevention.OFF)),
-            riskChecks, createAccountsOnFirstUse, new AccountSpec(0, 0, 0, 40, SelfTradePrevention.CANCEL_BOTH));
+            riskChecks, createAccountsOnFirstUse, new AccountSpec(0, 0, 0, 40, SelfTradePrevention.CANCEL_BOTH),
+            List.of(new AssetSpec(USD, "USD", 2), new AssetSpec(ETH, "ETH", 6), new AssetSpec(BTC, "BTC", 8)));
     }
 
     public static EngineConfig riskOn(final boolean createAccountsOnFirstUse) {
@@ -64,8 +85,18 @@ public final class RandomCommandStream {
 
     /** Fills command with the next command of the stream. */
     public Command next(final Command c) {
+        if (initialDeposits < INITIAL_DEPOSITS) {
+            // Fund the configured accounts before they trade.
+            final int asset = ASSETS[initialDeposits % ASSETS.length];
+            final long account = 1 + initialDeposits / ASSETS.length;
+            initialDeposits++;
+            return c.money(CommandType.DEPOSIT, account, asset, MONEY_SCALE[asset] * (5 + random.nextInt(20)), nextReference++);
+        }
         if (random.nextInt(50) == 0) {
             drift();
+        }
+        if (random.nextInt(20) == 0) {
+            return money(c);
         }
         final List<ReferenceEngine.Order> live = reference.liveOrders();
         if (live.size() > 300 && random.nextBoolean()) {
@@ -136,6 +167,10 @@ public final class RandomCommandStream {
 
     /** Mostly passive, a few ticks behind the mid, so books build up; one in five may take. */
     private long priceFor(final int symbol, final Side side) {
+        if (side != null && symbol != UNKNOWN_SYMBOL && random.nextInt(300) == 0) {
+            // Far below the book: at a price whose value may not pay a fee.
+            return 1 + random.nextLong(3 * TICK[symbol]);
+        }
         final long price = priceNear(symbol);
         if (side == null || symbol == UNKNOWN_SYMBOL || price < 1 || price >= Command.MAX_PRICE || random.nextInt(5) == 0) {
             return price;
@@ -190,9 +225,33 @@ public final class RandomCommandStream {
             // A budget around what the quantity costs near the mid: some pass, some do not.
             price = Math.max(1, Math.abs(quantity) * (mid[symbol] + TICK[symbol] * (random.nextInt(9) - 4)));
         }
+        if (side == Side.SELL && tif == TimeInForce.FOK_BUDGET && random.nextInt(10) == 0) {
+            // A budget whose proceeds could not pay the taker fee.
+            price = 1 + random.nextInt(60);
+        }
         c.newOrder(account, symbol, clientOrderId, side, type, tif, price, quantity);
         c.postOnly = random.nextInt(10) == 0;
+        c.reservePrice = reservePrice(symbol, side, type, tif, price);
         return c;
+    }
+
+    /** Mostly none; for some bids one at or above the limit, and now and then one that is not allowed. */
+    private long reservePrice(final int symbol, final Side side, final OrderType type, final TimeInForce tif, final long price) {
+        final int roll = random.nextInt(100);
+        if (side != Side.BUY || symbol == UNKNOWN_SYMBOL) {
+            // Asks carry none; one that does shows whether it is ignored.
+            return roll == 0 ? price + 1 : 0;
+        }
+        if (tif == TimeInForce.FOK_BUDGET) {
+            return roll < 30 ? price : roll < 33 ? price + 1 : 0;
+        }
+        if (type == OrderType.MARKET) {
+            return roll < 5 ? mid[symbol] : 0;
+        }
+        if (roll < 20) {
+            return price + TICK[symbol] * random.nextInt(12);
+        }
+        return roll < 23 ? price - TICK[symbol] : 0;
     }
 
     private Command amend(final Command c, final ReferenceEngine.Order target, final int roll) {
@@ -221,6 +280,47 @@ public final class RandomCommandStream {
             c.clientOrderId = 0;
         }
         return c;
+    }
+
+    /**
+     * DEPOSIT, WITHDRAW or ADJUST: amounts of a few orders' worth, withdrawals and negative adjustments
+     * often beyond what is available (so some are refused and balances stay near what trading needs),
+     * and a sprinkling of unknown assets, bad and reused references, bad amounts and balances past a long.
+     */
+    private Command money(final Command c) {
+        final int typeRoll = random.nextInt(100);
+        final CommandType type = typeRoll < 45 ? CommandType.DEPOSIT : typeRoll < 80 ? CommandType.WITHDRAW : CommandType.ADJUST;
+        final long account = account();
+        final int asset = random.nextInt(60) == 0 ? (random.nextBoolean() ? 0 : 9) : ASSETS[random.nextInt(ASSETS.length)];
+        final long scale = asset == 0 || asset == 9 ? 100 : MONEY_SCALE[asset];
+        final long available = asset == 0 || asset == 9 ? 0 : reference.available(account, asset);
+        final int amountRoll = random.nextInt(100);
+        long amount;
+        if (amountRoll < 2) {
+            amount = amountRoll == 0 ? 0 : -scale;
+        } else if (amountRoll < 3 && available > 0 && type != CommandType.WITHDRAW) {
+            // Exactly one unit past what a long can hold.
+            amount = Long.MAX_VALUE - available + 1;
+        } else if (type == CommandType.DEPOSIT) {
+            amount = scale * (1 + random.nextInt(20));
+        } else if (type == CommandType.WITHDRAW) {
+            amount = 1 + random.nextLong(available * 3 / 2 + scale);
+        } else {
+            amount = random.nextBoolean() ? scale * (1 + random.nextInt(5)) : -1 - random.nextLong(available * 3 / 2 + scale);
+        }
+        if (type == CommandType.ADJUST && amountRoll == 1) {
+            amount = 0;
+        }
+        final int referenceRoll = random.nextInt(100);
+        final long referenceId;
+        if (referenceRoll < 3 && nextReference > 1) {
+            referenceId = 1 + random.nextLong(nextReference - 1);
+        } else if (referenceRoll < 5) {
+            referenceId = referenceRoll == 3 ? 0 : -1 - random.nextInt(1000);
+        } else {
+            referenceId = nextReference++;
+        }
+        return c.money(type, account, asset, amount, referenceId);
     }
 
     private Command admin(final Command c) {

@@ -1,6 +1,7 @@
 package io.chronex.engine.reference;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
@@ -21,8 +22,10 @@ import io.chronex.api.TimeInForce;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -46,6 +49,11 @@ public final class ReferenceEngine {
         long cumulative;
         /** Time priority: set whenever the order (re)joins the back of a level. */
         long arrival;
+        /** FUNDS: what the order holds of its account's quote (bid) or base (ask) asset. */
+        long hold;
+        /** FUNDS, bids: the price the hold is worked out at; a reserve price stays until a move goes above it. */
+        long holdPrice;
+        boolean reserved;
 
         public long account() {
             return account;
@@ -97,12 +105,17 @@ public final class ReferenceEngine {
         int maxOpenOrders;
         SelfTradePrevention stp;
         boolean killSwitch;
+        /** Per asset, in the configuration's order of assets. */
+        final long[] available;
+        final long[] held;
 
-        Account(final AccountSpec spec) {
+        Account(final AccountSpec spec, final int assets) {
             maxOrderQuantity = spec.maxOrderQuantity();
             maxOrderNotional = spec.maxOrderNotional();
             maxOpenOrders = spec.maxOpenOrders();
             stp = spec.selfTradePrevention();
+            available = new long[assets];
+            held = new long[assets];
         }
     }
 
@@ -118,16 +131,28 @@ public final class ReferenceEngine {
     private long lastTradeId;
     private long arrivals;
 
+    private final List<AssetSpec> assets;
+    private final long[] fees;
+    private final long[] deposited;
+    private final long[] withdrawn;
+    private final long[] adjusted;
+    private final Set<Long> appliedReferences = new HashSet<>();
+
     private Result r;
     private final LinkedHashSet<LevelKey> touched = new LinkedHashSet<>();
 
     public ReferenceEngine(final EngineConfig config) {
         this.config = config;
+        this.assets = config.assets();
+        this.fees = new long[assets.size()];
+        this.deposited = new long[assets.size()];
+        this.withdrawn = new long[assets.size()];
+        this.adjusted = new long[assets.size()];
         for (final SymbolSpec spec : config.symbols()) {
             books.put(spec.id(), new Book(spec));
         }
         for (final AccountSpec spec : config.accounts()) {
-            accounts.put(spec.id(), new Account(spec));
+            accounts.put(spec.id(), newAccount(spec));
         }
     }
 
@@ -160,6 +185,7 @@ public final class ReferenceEngine {
             case SET_REFERENCE_PRICE -> setReference(c);
             case SET_ACCOUNT_LIMITS -> setLimits(c);
             case SNAPSHOT -> describeAdmin(c);
+            case DEPOSIT, WITHDRAW, ADJUST -> money(c);
             default -> reject(c, RejectReason.UNKNOWN_COMMAND);
         }
         // Level changes: every level touched, in first-touch order, with its state now.
@@ -245,6 +271,7 @@ public final class ReferenceEngine {
     private void removeResting(final Order o, final CancelReason reason) {
         touch(o);
         live.remove(o);
+        giveBackAll(o);
         final long leaves = o.leaves;
         o.leaves = 0;
         addCancel(o, leaves, reason);
@@ -316,6 +343,244 @@ public final class ReferenceEngine {
         touch(o);
     }
 
+    // ------------------------------------------------------------------ money
+
+    private Account newAccount(final AccountSpec spec) {
+        return new Account(spec, assets.size());
+    }
+
+    private int assetIndex(final int assetId) {
+        for (int i = 0; i < assets.size(); i++) {
+            if (assets.get(i).id() == assetId) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static BigInteger big(final long value) {
+        return BigInteger.valueOf(value);
+    }
+
+    /** The docs' rule for amounts: exact, but anything past a long is Long.MAX_VALUE (and so can never be paid). */
+    private static long saturate(final BigInteger value) {
+        return value.min(big(Long.MAX_VALUE)).longValueExact();
+    }
+
+    /** Does this symbol's trading move money in this configuration? */
+    private boolean paid(final int symbol) {
+        return on(RiskCheck.FUNDS) && books.get(symbol).spec.hasAssets();
+    }
+
+    /** The asset an order holds: the quote asset for a bid, the base asset for an ask. */
+    private int holdAsset(final Order o) {
+        final SymbolSpec spec = books.get(o.symbol).spec;
+        return assetIndex(o.side == Side.BUY ? spec.quoteAsset() : spec.baseAsset());
+    }
+
+    /** What an order with these leaves must hold: leaves x (holdPrice x quoteScale + takerFee) for a bid, leaves x baseScale for an ask. */
+    private long required(final Order o, final long leaves, final long holdPrice) {
+        final SymbolSpec spec = books.get(o.symbol).spec;
+        if (o.side == Side.BUY) {
+            return saturate(big(leaves).multiply(big(holdPrice).multiply(big(spec.quoteScale())).add(big(spec.takerFee()))));
+        }
+        return saturate(big(leaves).multiply(big(spec.baseScale())));
+    }
+
+    private void holdMore(final Order o, final long amount) {
+        final Account account = accounts.get(o.account);
+        final int asset = holdAsset(o);
+        account.available[asset] = Math.subtractExact(account.available[asset], amount);
+        account.held[asset] = Math.addExact(account.held[asset], amount);
+        o.hold = Math.addExact(o.hold, amount);
+    }
+
+    private void giveBack(final Order o, final long amount) {
+        holdMore(o, -amount);
+    }
+
+    /** Gives back what the order holds beyond what its leaves need (everything at 0 leaves). */
+    private void giveBackExcess(final Order o) {
+        if (paid(o.symbol)) {
+            final long excess = o.hold - required(o, o.leaves, o.holdPrice);
+            if (excess > 0) {
+                giveBack(o, excess);
+            }
+        }
+    }
+
+    private void giveBackAll(final Order o) {
+        if (paid(o.symbol) && o.hold != 0) {
+            giveBack(o, o.hold);
+        }
+    }
+
+    /** A taker done matching: it keeps what its leaves need if it rests, else nothing. */
+    private void afterTaking(final Order o, final boolean rests) {
+        if (rests) {
+            giveBackExcess(o);
+        } else {
+            giveBackAll(o);
+        }
+    }
+
+    /** Moves the money of one fill, fees included, then lets a maker bid give back what its leaves no longer need. */
+    private void settle(final Order taker, final Order maker, final long quantity, final long price) {
+        if (!paid(taker.symbol)) {
+            return;
+        }
+        final SymbolSpec spec = books.get(taker.symbol).spec;
+        final Order buyer = taker.side == Side.BUY ? taker : maker;
+        final Order seller = taker.side == Side.BUY ? maker : taker;
+        final long buyerFee = buyer == taker ? spec.takerFee() : spec.makerFee();
+        final long sellerFee = seller == taker ? spec.takerFee() : spec.makerFee();
+        final int base = assetIndex(spec.baseAsset());
+        final int quote = assetIndex(spec.quoteAsset());
+        final BigInteger value = big(quantity).multiply(big(price)).multiply(big(spec.quoteScale()));
+        final long paidByBuyer = value.add(big(quantity).multiply(big(buyerFee))).longValueExact();
+        final long baseAmount = big(quantity).multiply(big(spec.baseScale())).longValueExact();
+        final long toSeller = value.subtract(big(quantity).multiply(big(sellerFee))).longValueExact();
+        final Account buyerAccount = accounts.get(buyer.account);
+        final Account sellerAccount = accounts.get(seller.account);
+        buyer.hold = Math.subtractExact(buyer.hold, paidByBuyer);
+        buyerAccount.held[quote] = Math.subtractExact(buyerAccount.held[quote], paidByBuyer);
+        buyerAccount.available[base] = Math.addExact(buyerAccount.available[base], baseAmount);
+        seller.hold = Math.subtractExact(seller.hold, baseAmount);
+        sellerAccount.held[base] = Math.subtractExact(sellerAccount.held[base], baseAmount);
+        sellerAccount.available[quote] = Math.addExact(sellerAccount.available[quote], toSeller);
+        fees[quote] = Math.addExact(fees[quote], big(quantity).multiply(big(spec.takerFee() + spec.makerFee())).longValueExact());
+        if (maker.side == Side.BUY) {
+            giveBackExcess(maker);
+        }
+    }
+
+    /**
+     * NEW_ORDER step 15: what the accepted order must hold, or a reject. Returns the reject reason;
+     * on NONE the order's hold price is set and {@code hold[0]} is the amount to hold.
+     */
+    private RejectReason fundsCheck(final Command c, final Order o, final long[] hold) {
+        final SymbolSpec spec = books.get(c.symbol).spec;
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        if (c.side == Side.SELL) {
+            if (!market && big(c.price).multiply(big(spec.quoteScale())).compareTo(big(spec.takerFee())) < 0) {
+                return RejectReason.INVALID_PRICE;
+            }
+            hold[0] = saturate(big(c.quantity).multiply(big(spec.baseScale())));
+        } else {
+            if (c.reservePrice != 0 && (market || (budget && c.reservePrice != c.price) || (!budget && c.reservePrice < c.price))) {
+                return RejectReason.INVALID_RESERVE_PRICE;
+            }
+            if (budget) {
+                hold[0] = saturate(big(c.price).multiply(big(spec.quoteScale())).add(big(c.quantity).multiply(big(spec.takerFee()))));
+            } else if (market) {
+                BigInteger cost = BigInteger.ZERO;
+                long needed = c.quantity;
+                for (final Order maker : takeable(o, false, 0)) {
+                    if (needed == 0) {
+                        break;
+                    }
+                    final long taken = Math.min(needed, maker.leaves);
+                    cost = cost.add(big(taken).multiply(big(maker.price).multiply(big(spec.quoteScale())).add(big(spec.takerFee()))));
+                    needed -= taken;
+                }
+                hold[0] = saturate(cost);
+            } else {
+                o.reserved = c.reservePrice != 0;
+                o.holdPrice = o.reserved ? c.reservePrice : c.price;
+                hold[0] = required(o, c.quantity, o.holdPrice);
+            }
+        }
+        final long available = accounts.get(c.account).available[holdAsset(o)];
+        if (hold[0] > available) {
+            r.fundsNeeded = hold[0];
+            r.balanceAvailable = available;
+            return RejectReason.INSUFFICIENT_FUNDS;
+        }
+        return RejectReason.NONE;
+    }
+
+    /**
+     * MOVE and a REPLACE that loses priority: holds the extra the order needs at its new price and
+     * leaves, or says INSUFFICIENT_FUNDS (filling the result's funds fields). Excess is given back
+     * only after matching.
+     */
+    private boolean holdForAmendment(final Order o, final long newPrice, final long newLeaves) {
+        if (!paid(o.symbol)) {
+            return true;
+        }
+        final boolean keepReserve = o.side == Side.BUY && o.reserved && newPrice <= o.holdPrice;
+        final long holdPrice = o.side == Side.BUY ? (keepReserve ? o.holdPrice : newPrice) : o.holdPrice;
+        final long more = required(o, newLeaves, holdPrice) - o.hold;
+        final long available = accounts.get(o.account).available[holdAsset(o)];
+        if (more > 0 && more > available) {
+            r.fundsNeeded = more;
+            r.balanceAvailable = available;
+            return false;
+        }
+        if (more > 0) {
+            holdMore(o, more);
+        }
+        if (o.side == Side.BUY) {
+            o.holdPrice = holdPrice;
+            o.reserved = keepReserve;
+        }
+        return true;
+    }
+
+    private void money(final Command c) {
+        Account account = accounts.get(c.account);
+        if (account == null) {
+            if (!config.createAccountsOnFirstUse()) {
+                reject(c, RejectReason.UNKNOWN_ACCOUNT);
+                return;
+            }
+            account = newAccount(config.defaultAccount());
+            accounts.put(c.account, account);
+        }
+        final int asset = assetIndex(c.symbol);
+        if (asset < 0) {
+            reject(c, RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        final long available = account.available[asset];
+        final BigInteger after = big(available).add(big(c.type == CommandType.WITHDRAW ? -c.quantity : c.quantity));
+        final RejectReason reason;
+        if (c.clientOrderId <= 0) {
+            reason = RejectReason.INVALID_REFERENCE;
+        } else if (c.type == CommandType.ADJUST ? c.quantity == 0 : c.quantity <= 0) {
+            reason = RejectReason.INVALID_AMOUNT;
+        } else if (after.compareTo(big(Long.MAX_VALUE)) > 0) {
+            reason = RejectReason.INVALID_AMOUNT;
+        } else if (after.signum() < 0) {
+            reason = RejectReason.INSUFFICIENT_FUNDS;
+        } else if (appliedReferences.contains(c.clientOrderId)) {
+            reason = RejectReason.DUPLICATE_REFERENCE;
+        } else {
+            reason = RejectReason.NONE;
+        }
+        if (reason != RejectReason.NONE) {
+            reject(c, reason);
+            if (reason == RejectReason.INSUFFICIENT_FUNDS) {
+                r.fundsNeeded = big(c.quantity).abs().longValueExact();
+            }
+        } else {
+            appliedReferences.add(c.clientOrderId);
+            account.available[asset] = after.longValueExact();
+            switch (c.type) {
+                case DEPOSIT -> deposited[asset] = Math.addExact(deposited[asset], c.quantity);
+                case WITHDRAW -> withdrawn[asset] = Math.addExact(withdrawn[asset], c.quantity);
+                default -> adjusted[asset] = Math.addExact(adjusted[asset], c.quantity);
+            }
+            r.account = c.account;
+            r.symbol = c.symbol;
+            r.clientOrderId = c.clientOrderId;
+            r.quantity = c.quantity;
+        }
+        r.balanceAvailable = account.available[asset];
+        r.balanceHeld = account.held[asset];
+    }
+
     // ------------------------------------------------------------------ matching
 
     /** Returns true when self-trade prevention stopped the taker. */
@@ -368,6 +633,7 @@ public final class ReferenceEngine {
             f.makerClientOrderId = maker.clientOrderId;
             f.makerLeavesQuantity = maker.leaves;
             f.makerCumulativeQuantity = maker.cumulative;
+            settle(taker, maker, quantity, maker.price);
             if (maker.leaves == 0) {
                 live.remove(maker);
             }
@@ -442,7 +708,7 @@ public final class ReferenceEngine {
                 reject(c, RejectReason.UNKNOWN_ACCOUNT);
                 return;
             }
-            account = new Account(config.defaultAccount());
+            account = newAccount(config.defaultAccount());
             accounts.put(c.account, account);
         }
         final boolean market = c.orderType == OrderType.MARKET;
@@ -485,6 +751,17 @@ public final class ReferenceEngine {
             return;
         }
         final Order o = new Order();
+        final long[] hold = new long[1];
+        o.account = c.account;
+        o.symbol = c.symbol;
+        o.side = c.side;
+        if (paid(c.symbol)) {
+            final RejectReason funds = fundsCheck(c, o, hold);
+            if (funds != RejectReason.NONE) {
+                reject(c, funds);
+                return;
+            }
+        }
         o.orderId = ++lastOrderId;
         o.account = c.account;
         o.clientOrderId = c.clientOrderId;
@@ -495,10 +772,19 @@ public final class ReferenceEngine {
         o.price = c.price;
         o.quantity = c.quantity;
         o.leaves = c.quantity;
+        if (paid(c.symbol)) {
+            holdMore(o, hold[0]);
+        }
+        execute(c, o, market, budget);
+    }
+
+    /** An accepted new order: the fill-or-kill checks, matching, and what becomes of the rest. */
+    private void execute(final Command c, final Order o, final boolean market, final boolean budget) {
         final boolean killed = (c.timeInForce == TimeInForce.FOK && !fokPasses(o, !market, c.price))
             || (budget && !budgetPasses(o, c.price));
         if (killed) {
             o.leaves = 0;
+            giveBackAll(o);
             addCancel(o, c.quantity, CancelReason.UNFILLED_REMAINDER);
             describe(o, c.orderType, OrderStatus.CANCELLED);
             return;
@@ -506,16 +792,20 @@ public final class ReferenceEngine {
         final boolean stopped = match(o, !market && !budget, c.price);
         final OrderStatus status;
         if (o.leaves == 0) {
+            giveBackAll(o);
             status = OrderStatus.FILLED;
         } else if (stopped) {
+            giveBackAll(o);
             final long leaves = o.leaves;
             o.leaves = 0;
             addCancel(o, leaves, CancelReason.SELF_TRADE_PREVENTION);
             status = OrderStatus.CANCELLED;
         } else if (!market && (c.timeInForce == TimeInForce.GTC || c.timeInForce == TimeInForce.DAY)) {
+            giveBackExcess(o);
             rest(o);
             status = restingStatus(o);
         } else {
+            giveBackAll(o);
             final long leaves = o.leaves;
             o.leaves = 0;
             addCancel(o, leaves, CancelReason.UNFILLED_REMAINDER);
@@ -559,6 +849,7 @@ public final class ReferenceEngine {
         o.leaves -= by;
         touch(o);
         addCancel(o, by, CancelReason.REDUCE);
+        giveBackExcess(o);
         if (o.leaves == 0) {
             live.remove(o);
             describe(o, OrderType.LIMIT, OrderStatus.CANCELLED);
@@ -616,6 +907,10 @@ public final class ReferenceEngine {
             reject(c, reason);
             return;
         }
+        if (!holdForAmendment(o, c.price, o.leaves)) {
+            reject(c, RejectReason.INSUFFICIENT_FUNDS);
+            return;
+        }
         touch(o);
         live.remove(o);
         o.price = c.price;
@@ -646,13 +941,19 @@ public final class ReferenceEngine {
             reject(c, reason);
             return;
         }
+        final boolean inPlace = c.price == o.price && c.quantity <= o.quantity;
+        if (!inPlace && !holdForAmendment(o, c.price, c.quantity - o.cumulative)) {
+            reject(c, RejectReason.INSUFFICIENT_FUNDS);
+            return;
+        }
         if (rename) {
             o.clientOrderId = c.newClientOrderId;
         }
         touch(o);
-        if (c.price == o.price && c.quantity <= o.quantity) {
+        if (inPlace) {
             o.leaves -= o.quantity - c.quantity;
             o.quantity = c.quantity;
+            giveBackExcess(o);
             describe(o, OrderType.LIMIT, restingStatus(o));
             return;
         }
@@ -665,6 +966,7 @@ public final class ReferenceEngine {
 
     private void rematch(final Order o) {
         final boolean stopped = match(o, true, o.price);
+        afterTaking(o, o.leaves > 0 && !stopped);
         if (o.leaves == 0) {
             describe(o, OrderType.LIMIT, OrderStatus.FILLED);
         } else if (stopped) {
@@ -782,7 +1084,7 @@ public final class ReferenceEngine {
             reject(c, RejectReason.INVALID_ORDER);
             return;
         }
-        final Account account = accounts.computeIfAbsent(c.account, id -> new Account(config.defaultAccount()));
+        final Account account = accounts.computeIfAbsent(c.account, id -> newAccount(config.defaultAccount()));
         account.maxOrderQuantity = c.maxOrderQuantity;
         account.maxOrderNotional = c.maxOrderNotional;
         account.maxOpenOrders = c.maxOpenOrders;
@@ -791,6 +1093,61 @@ public final class ReferenceEngine {
     }
 
     // ------------------------------------------------------------------ queries
+
+    /** Every account the model knows, ascending. */
+    public long[] accountIds() {
+        return accounts.keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    public long available(final long account, final int assetId) {
+        final Account a = accounts.get(account);
+        return a == null ? 0 : a.available[assetIndex(assetId)];
+    }
+
+    public long held(final long account, final int assetId) {
+        final Account a = accounts.get(account);
+        return a == null ? 0 : a.held[assetIndex(assetId)];
+    }
+
+    public long feesCollected(final int assetId) {
+        return fees[assetIndex(assetId)];
+    }
+
+    /** Deposited minus withdrawn plus adjusted. */
+    public long netDeposits(final int assetId) {
+        final int i = assetIndex(assetId);
+        return Math.addExact(Math.subtractExact(deposited[i], withdrawn[i]), adjusted[i]);
+    }
+
+    public long deposited(final int assetId) {
+        return deposited[assetIndex(assetId)];
+    }
+
+    public long withdrawn(final int assetId) {
+        return withdrawn[assetIndex(assetId)];
+    }
+
+    /**
+     * The model's own bookkeeping agrees with itself: every account's held amount of an asset is the
+     * sum of what its live orders hold of it. Returns a description of the first disagreement, or null.
+     */
+    public String holdsDisagree() {
+        for (final var entry : accounts.entrySet()) {
+            final long[] sum = new long[assets.size()];
+            for (final Order o : live) {
+                if (o.account == entry.getKey() && paid(o.symbol)) {
+                    sum[holdAsset(o)] += o.hold;
+                }
+            }
+            for (int i = 0; i < sum.length; i++) {
+                if (sum[i] != entry.getValue().held[i]) {
+                    return "account " + entry.getKey() + " asset " + assets.get(i).id() + ": held " + entry.getValue().held[i]
+                        + ", its orders hold " + sum[i];
+                }
+            }
+        }
+        return null;
+    }
 
     /** "price:qty:orders" per level of one side, best first. */
     public String depth(final int symbol, final Side side) {
