@@ -900,7 +900,9 @@ public final class MatchingEngine {
         final RejectReason reason = ledger.apply(c.type, wallet, asset, c.quantity, c.clientOrderId);
         if (reason != RejectReason.NONE) {
             reject(c, reason);
-            result.fundsNeeded = reason == RejectReason.INSUFFICIENT_FUNDS ? Math.abs(c.quantity) : 0;
+            // |Long.MIN_VALUE| is not a long: it saturates, as every amount past the range does (abs would give it back negative).
+            result.fundsNeeded = reason == RejectReason.INSUFFICIENT_FUNDS
+                ? (c.quantity == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(c.quantity)) : 0;
         } else {
             describeCommand(c);
             result.clientOrderId = c.clientOrderId;
