@@ -137,7 +137,8 @@ final class Funds {
         }
         final RejectReason reason = c.type == CommandType.BALANCE ? RejectReason.NONE
             : ledger.apply(c.type, wallet, asset, c.quantity, c.clientOrderId);
-        needed = reason == RejectReason.INSUFFICIENT_FUNDS ? Math.abs(c.quantity) : 0;
+        // |Long.MIN_VALUE| is not a long: it saturates, as every amount past the range does (abs would give it back negative).
+        needed = reason != RejectReason.INSUFFICIENT_FUNDS ? 0 : c.quantity == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(c.quantity);
         available = wallet.available(asset);
         held = wallet.held(asset);
         return reason;

@@ -92,7 +92,10 @@ public final class Ledger {
             case ADJUST -> after = amount != 0 ? available + amount : -1;
             default -> throw new IllegalArgumentException(type + " is not a money command");
         }
-        if (amount == 0 || (amount < 0 && type != CommandType.ADJUST) || (amount > 0 && type != CommandType.WITHDRAW && after < 0)) {
+        // The asset's total is bounded too: every balance, hold and fee is a part of it, so none can overflow, and
+        // the conservation sum stays a true long (money into one account only would let it wrap).
+        if (amount == 0 || (amount < 0 && type != CommandType.ADJUST)
+            || (amount > 0 && type != CommandType.WITHDRAW && (after < 0 || conserved(assetIndex) > Long.MAX_VALUE - amount))) {
             return RejectReason.INVALID_AMOUNT; // zero, negative where it cannot be, or a balance past Long.MAX_VALUE
         }
         if (after < 0) {

@@ -1,6 +1,7 @@
 package io.chronex.engine.reference.spec;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
@@ -8,6 +9,7 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.Fill;
 import io.chronex.api.OrderStatus;
 import io.chronex.api.OrderType;
+import io.chronex.api.RejectReason;
 import io.chronex.api.Result;
 import io.chronex.api.RiskCheck;
 import io.chronex.api.SelfTradePrevention;
@@ -15,6 +17,7 @@ import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -29,6 +32,14 @@ import java.util.SplittableRandom;
  * every admin command, a small share of bad input, and a smaller share of valid extremes (prices
  * and quantities at the limits, fill-or-kill orders sized exactly at the edge of what the book
  * holds, client ids of orders that have just gone).
+ *
+ * <p>Money: the second and third symbols are paid for in assets (the third with scales and a fee at
+ * their configured maximum, so holds at extreme prices saturate), the first moves none. Accounts are
+ * funded at the start and topped up now and then; account 4 is kept poor, so its orders, moves and
+ * replaces meet INSUFFICIENT_FUNDS. Deposits, withdrawals and adjustments come good and bad (refused,
+ * duplicate, non-positive references, unknown assets and accounts, amounts at and past a long), and
+ * orders are sized to use exactly what an account has, or one unit more, from the balance a money
+ * command's result has just reported.
  *
  * <p>The stream learns which orders are live from the results it is shown ({@link #observe}), never
  * from either engine's internals, so it drives both the same way.
@@ -59,6 +70,28 @@ public final class SpecCommandStream {
     static final long NEVER_AN_ACCOUNT = 9;
     static final int[] UNKNOWN_SYMBOLS = {3, -2, Integer.MAX_VALUE};
     private static final int DEAD_KEPT = 64;
+
+    /** USD (cents), BTC, ETH, and XTRA, which no symbol trades: deposits and withdrawals only. */
+    static final int USD = 1;
+    static final int BTC = 2;
+    static final int ETH = 3;
+    static final int XTRA = 7;
+    static final int[] ASSETS = {USD, BTC, ETH, XTRA};
+    static final int[] UNKNOWN_ASSETS = {0, 4, -1, Integer.MAX_VALUE};
+    /** Per symbol: base and quote asset (0: none), scales and fees. The third is at the configured maxima. */
+    private static final int[] BASE = {0, BTC, ETH};
+    private static final int[] QUOTE = {0, USD, USD};
+    private static final long[] BASE_SCALE = {1, 1_000, SymbolSpec.MAX_SCALE};
+    private static final long[] QUOTE_SCALE = {1, 1, 1_000_000};
+    private static final long[] TAKER_FEE = {0, 10, SymbolSpec.MAX_SCALE};
+    private static final long[] MAKER_FEE = {0, 3, 250_000_000};
+    /** A typical amount of each asset (index as ASSETS) that orders use: deposits are sized from it. */
+    private static final long[] TYPICAL = {1_000_000_000_000_000L, 10_000_000_000L, 1_000_000_000_000_000L, 1_000_000};
+    /** The poor account: funded with little, never topped up by a rejection. */
+    private static final int POOR = 3;
+    /** Accounts money commands name that orders never do: created by a deposit when accounts come on first use. */
+    private static final long[] MONEY_ONLY_ACCOUNTS = {11, -12};
+    private static final int REFERENCES_KEPT = 32;
 
     /** A live order as the results describe it. */
     private static final class Live {
@@ -97,6 +130,44 @@ public final class SpecCommandStream {
     private final Dead[] dead = new Dead[DEAD_KEPT];
     private int deadCount;
 
+    /** Deposits that fund the accounts before anything else: account index, asset, amount. */
+    private final ArrayDeque<long[]> funding = new ArrayDeque<>();
+    /** A deposit owed to an account whose order was refused for want of funds: account, asset, amount; null when none. */
+    private long[] topUp;
+    private long nextReference = 1;
+    private final long[] appliedReferences = new long[REFERENCES_KEPT];
+    private int appliedCount;
+    /** The balance the last result reported (a money command's, or an INSUFFICIENT_FUNDS refusal's), valid for one command. */
+    private boolean balanceFresh;
+    private long balanceAccount;
+    private int balanceAsset;
+    private long balanceAvailable;
+
+    /**
+     * A plan over several commands: learn a balance, set it to exactly what an order will hold (or one
+     * less), place the order, maybe try to move or replace it for more; or fill an account's XTRA up to
+     * Long.MAX_VALUE and back.
+     */
+    private int planStep;
+    private static final int PLAN_NONE = 0;
+    private static final int PLAN_EXACT_PROBED = 1;
+    private static final int PLAN_EXACT_SET = 2;
+    private static final int PLAN_EXACT_PLACED = 3;
+    private static final int PLAN_EXACT_AMEND = 4;
+    private static final int PLAN_MAX_FILLED = 5;
+    /** Deposited - withdrawn + adjusted of XTRA, from the results: XTRA is never traded, so this is all of it. */
+    private long xtraTotal;
+    private final Command planOrder = new Command();
+    private int planAccount;
+    private int planSymbol;
+    private long planHold;
+    private boolean planOneMore;
+    private long planTarget;
+    /** How the planned orders came out: accepted using every unit available; refused one unit short. */
+    private int exactAccepted;
+    private int exactOneShort;
+    private int amendRefused;
+
     /**
      * @param riskChecks bits of {@link RiskCheck}
      * @param createAccountsOnFirstUse when false, the last three accounts exist only once SET_ACCOUNT_LIMITS creates them
@@ -113,15 +184,29 @@ public final class SpecCommandStream {
         this.riskChecks = riskChecks;
         config = new EngineConfig(
             List.of(new SymbolSpec(SYMBOLS[0], "ONE", 100, TICK[0], LOT[0], BAND_BASIS_POINTS[0], 0),
-                new SymbolSpec(SYMBOLS[1], "FIVE", 100, TICK[1], LOT[1], BAND_BASIS_POINTS[1], START_MID[1]),
-                new SymbolSpec(SYMBOLS[2], "QUARTER", 100, TICK[2], LOT[2], BAND_BASIS_POINTS[2], 0)),
+                new SymbolSpec(SYMBOLS[1], "FIVE", 100, TICK[1], LOT[1], BAND_BASIS_POINTS[1], START_MID[1])
+                    .withAssets(BASE[1], QUOTE[1], BASE_SCALE[1], QUOTE_SCALE[1], TAKER_FEE[1], MAKER_FEE[1]),
+                new SymbolSpec(SYMBOLS[2], "QUARTER", 100, TICK[2], LOT[2], BAND_BASIS_POINTS[2], 0)
+                    .withAssets(BASE[2], QUOTE[2], BASE_SCALE[2], QUOTE_SCALE[2], TAKER_FEE[2], MAKER_FEE[2])),
             List.of(new AccountSpec(1, 0, 0, 0, SelfTradePrevention.OFF),
                 new AccountSpec(2, 400, 0, 0, SelfTradePrevention.CANCEL_RESTING),
                 new AccountSpec(3, 0, 20_000_000, 40, SelfTradePrevention.CANCEL_INCOMING),
                 new AccountSpec(4, 2_000, 0, 8, SelfTradePrevention.CANCEL_BOTH),
                 new AccountSpec(5, 0, 0, 0, SelfTradePrevention.CANCEL_RESTING)),
             riskChecks, createAccountsOnFirstUse,
-            new AccountSpec(0, 300, 0, 60, SelfTradePrevention.CANCEL_BOTH));
+            new AccountSpec(0, 300, 0, 60, SelfTradePrevention.CANCEL_BOTH),
+            List.of(new AssetSpec(USD, "USD", 2), new AssetSpec(BTC, "BTC", 8), new AssetSpec(ETH, "ETH", 18),
+                new AssetSpec(XTRA, "XTRA", 0)));
+        for (int a = 0; a < ACCOUNTS.length; a++) {
+            for (int i = 0; i < ASSETS.length; i++) {
+                funding.add(new long[] {a, ASSETS[i], a == POOR ? TYPICAL[i] / 1_000_000_000 : TYPICAL[i] * 10});
+            }
+        }
+    }
+
+    /** How the exactly-funded orders came out, for the coverage check: accepted, refused one unit short, amendments refused. */
+    int[] exactFundsOutcomes() {
+        return new int[] {exactAccepted, exactOneShort, amendRefused};
     }
 
     public EngineConfig config() {
@@ -150,6 +235,21 @@ public final class SpecCommandStream {
 
     /** Fills {@code c} with the next command. */
     public void next(final Command c) {
+        final boolean fresh = balanceFresh;
+        balanceFresh = false;
+        if (!funding.isEmpty()) {
+            final long[] f = funding.poll();
+            c.money(CommandType.DEPOSIT, ACCOUNTS[(int) f[0]], (int) f[1], f[2], nextReference++);
+            return;
+        }
+        if (planStep != PLAN_NONE && planned(c, fresh)) {
+            return;
+        }
+        if (topUp != null) {
+            c.money(CommandType.DEPOSIT, topUp[0], (int) topUp[1], topUp[2], nextReference++);
+            topUp = null;
+            return;
+        }
         driftMids();
         // Halts and kill switches are lifted soon, or they would block most of the stream.
         for (int i = 0; i < SYMBOLS.length; i++) {
@@ -172,13 +272,15 @@ public final class SpecCommandStream {
             badInput(c);
         } else if (roll < 35) {
             admin(c);
-        } else if (roll < 35 + cancelShare) {
+        } else if (roll < 65) {
+            money(c);
+        } else if (roll < 65 + cancelShare) {
             cancel(c);
-        } else if (roll < 35 + cancelShare + 70) {
+        } else if (roll < 65 + cancelShare + 70) {
             replace(c);
-        } else if (roll < 35 + cancelShare + 120) {
+        } else if (roll < 65 + cancelShare + 120) {
             reduce(c);
-        } else if (roll < 35 + cancelShare + 190) {
+        } else if (roll < 65 + cancelShare + 190) {
             move(c);
         } else {
             newOrder(c);
@@ -287,6 +389,12 @@ public final class SpecCommandStream {
         } else {
             extremeOrder(c, s, side, a, id, qty);
         }
+        if (side == Side.SELL && s > 0 && rnd.nextInt(60) == 0) {
+            askAtTheFee(c, s);
+        }
+        if (rnd.nextInt(10) == 0) {
+            reservePrice(c, s);
+        }
         if (rnd.nextInt(16) == 0) {
             // The client id of an order of this account that has gone: free again, unless taken since.
             final Dead d = recentDead(ACCOUNTS[a]);
@@ -294,6 +402,38 @@ public final class SpecCommandStream {
                 c.clientOrderId = d.clientId;
             }
         }
+    }
+
+    /**
+     * An ask whose price (or budget) times the quote scale is exactly the taker fee, or a unit or tick
+     * below it: the lowest ask whose proceeds can pay the fee, and the highest that cannot.
+     */
+    private void askAtTheFee(final Command c, final int s) {
+        c.orderType = OrderType.LIMIT;
+        if (rnd.nextBoolean()) {
+            c.timeInForce = TimeInForce.FOK_BUDGET;
+            c.postOnly = false;
+            final long edge = (TAKER_FEE[s] + QUOTE_SCALE[s] - 1) / QUOTE_SCALE[s];
+            c.price = edge - rnd.nextInt(2);
+        } else {
+            c.price = feeEdgePrice(s) - rnd.nextInt(2) * TICK[s];
+        }
+    }
+
+    /**
+     * A reserve price: mostly valid on limit bids (at or above the limit, up to MAX_PRICE), sometimes
+     * below the limit, on a market or budget order, past MAX_PRICE or negative; on asks and symbols
+     * without assets it means nothing.
+     */
+    private void reservePrice(final Command c, final int s) {
+        c.reservePrice = switch (rnd.nextInt(10)) {
+            case 0, 1, 2, 3 -> c.price + rnd.nextInt(6) * TICK[s];
+            case 4 -> c.price - TICK[s];
+            case 5 -> Command.MAX_PRICE;
+            case 6 -> Long.MAX_VALUE;
+            case 7 -> -1;
+            default -> c.price;
+        };
     }
 
     /**
@@ -559,6 +699,198 @@ public final class SpecCommandStream {
         }
     }
 
+    // ------------------------------------------------------------------ money
+
+    private static int assetIndex(final int asset) {
+        for (int i = 0; i < ASSETS.length; i++) {
+            if (ASSETS[i] == asset) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A DEPOSIT, WITHDRAW or ADJUST, good or wrong in one way, or the start of a plan. */
+    private void money(final Command c) {
+        final int roll = rnd.nextInt(100);
+        final int a = randomAccount();
+        final int ai = rnd.nextInt(ASSETS.length);
+        final int asset = ASSETS[ai];
+        final long typical = a == POOR ? TYPICAL[ai] / 1_000_000_000 : TYPICAL[ai];
+        final long reference = nextReference++;
+        if (roll < 30) {
+            c.money(CommandType.DEPOSIT, ACCOUNTS[a], asset, 1 + rnd.nextLong(Math.max(1, typical / 10)), reference);
+        } else if (roll < 44) {
+            // Small, so usually there; the poor account and new accounts are often refused.
+            c.money(CommandType.WITHDRAW, ACCOUNTS[a], asset, 1 + rnd.nextLong(Math.max(1, typical / 1_000)), reference);
+        } else if (roll < 47) {
+            c.money(CommandType.WITHDRAW, ACCOUNTS[a], asset, rnd.nextBoolean() ? Long.MAX_VALUE : typical * 1_000, reference);
+        } else if (roll < 57) {
+            final long amount = switch (rnd.nextInt(12)) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> -Long.MAX_VALUE;
+                case 2 -> -typical * 1_000;
+                default -> (rnd.nextBoolean() ? 1 : -1) * (1 + rnd.nextLong(Math.max(1, typical / 1_000)));
+            };
+            c.money(CommandType.ADJUST, ACCOUNTS[a], asset, amount, reference);
+        } else if (roll < 63) {
+            // A reference applied before, by this account or another, by any of the three.
+            final long used = appliedCount == 0 ? reference : appliedReferences[rnd.nextInt(Math.min(appliedCount, REFERENCES_KEPT))];
+            c.money(moneyType(), ACCOUNTS[a], asset, 1 + rnd.nextInt(100), used);
+        } else if (roll < 67) {
+            final long bad = switch (rnd.nextInt(3)) {
+                case 0 -> 0;
+                case 1 -> -reference;
+                default -> Long.MIN_VALUE;
+            };
+            c.money(moneyType(), ACCOUNTS[a], asset, 1 + rnd.nextInt(100), bad);
+        } else if (roll < 71) {
+            c.money(moneyType(), ACCOUNTS[a], UNKNOWN_ASSETS[rnd.nextInt(UNKNOWN_ASSETS.length)], 1 + rnd.nextInt(100), reference);
+        } else if (roll < 77) {
+            final CommandType type = moneyType();
+            final long amount = type == CommandType.ADJUST ? 0 : switch (rnd.nextInt(3)) {
+                case 0 -> 0;
+                case 1 -> -1 - rnd.nextInt(1000);
+                default -> Long.MIN_VALUE;
+            };
+            c.money(type, ACCOUNTS[a], asset, amount, reference);
+        } else if (roll < 81) {
+            c.money(moneyType(), MONEY_ONLY_ACCOUNTS[rnd.nextInt(MONEY_ONLY_ACCOUNTS.length)], asset, 1 + rnd.nextInt(1000), reference);
+        } else if (roll < 84) {
+            // Onto a funded account's balance: past Long.MAX_VALUE, refused (a new account could take it).
+            c.money(rnd.nextBoolean() ? CommandType.DEPOSIT : CommandType.ADJUST, ACCOUNTS[rnd.nextInt(3)], USD, Long.MAX_VALUE, reference);
+        } else if (roll < 86) {
+            // XTRA is never traded, so the results tell its total exactly: bring it to Long.MAX_VALUE (or one past),
+            // then take it back out.
+            final long room = Long.MAX_VALUE - xtraTotal;
+            final boolean past = rnd.nextInt(3) == 0 || room == 0;
+            planAccount = a;
+            planTarget = room;
+            planStep = PLAN_MAX_FILLED;
+            c.money(rnd.nextBoolean() ? CommandType.DEPOSIT : CommandType.ADJUST, ACCOUNTS[a], XTRA, past ? room + 1 : room, reference);
+        } else if (roll < 96 && riskOn(RiskCheck.FUNDS)) {
+            startExactPlan(c, reference);
+        } else {
+            c.money(CommandType.DEPOSIT, ACCOUNTS[a], asset, 1 + rnd.nextLong(Math.max(1, typical)), reference);
+        }
+        // Now and then a reference at the top of the range: any positive long is one.
+        if (rnd.nextInt(2_000) == 0 && c.clientOrderId > 0) {
+            c.clientOrderId = Long.MAX_VALUE - rnd.nextInt(3);
+        }
+    }
+
+    private CommandType moneyType() {
+        return switch (rnd.nextInt(3)) {
+            case 0 -> CommandType.DEPOSIT;
+            case 1 -> CommandType.WITHDRAW;
+            default -> CommandType.ADJUST;
+        };
+    }
+
+    /**
+     * Chooses an order in a symbol with assets and what it will hold, and sends a small deposit of the
+     * asset it holds to learn the account's balance from the result.
+     */
+    private void startExactPlan(final Command c, final long reference) {
+        final int a = rnd.nextInt(5);
+        final int s = 1 + rnd.nextInt(2);
+        final Side side = rnd.nextInt(3) == 0 ? Side.SELL : Side.BUY;
+        final long qty = quantity(s);
+        final long price = priceNear(s, side);
+        final long id = freshClientId(a);
+        final int kind = rnd.nextInt(4);
+        if (side == Side.SELL) {
+            planOrder.newOrder(ACCOUNTS[a], SYMBOLS[s], id, side, OrderType.LIMIT, kind == 0 ? TimeInForce.IOC : TimeInForce.GTC,
+                Math.max(price, feeEdgePrice(s)), qty);
+            planHold = qty * BASE_SCALE[s];
+        } else if (kind == 0) {
+            final long budget = Math.max(1, qty * mid[s] + (rnd.nextInt(21) - 10) * TICK[s]);
+            planOrder.newOrder(ACCOUNTS[a], SYMBOLS[s], id, side, OrderType.LIMIT, TimeInForce.FOK_BUDGET, budget, qty);
+            if (rnd.nextBoolean()) {
+                planOrder.reservePrice = budget;
+            }
+            planHold = budget * QUOTE_SCALE[s] + qty * TAKER_FEE[s];
+        } else {
+            planOrder.newOrder(ACCOUNTS[a], SYMBOLS[s], id, side, OrderType.LIMIT, kind == 1 ? TimeInForce.DAY : TimeInForce.GTC,
+                price, qty);
+            final long holdPrice = kind == 3 ? price + rnd.nextInt(4) * TICK[s] : price;
+            if (kind == 3) {
+                planOrder.reservePrice = holdPrice;
+            }
+            planHold = qty * (holdPrice * QUOTE_SCALE[s] + TAKER_FEE[s]);
+        }
+        planAccount = a;
+        planSymbol = s;
+        planOneMore = rnd.nextBoolean();
+        planStep = PLAN_EXACT_PROBED;
+        c.money(CommandType.DEPOSIT, ACCOUNTS[a], side == Side.BUY ? QUOTE[s] : BASE[s], 1, reference);
+    }
+
+    /** The next command of a plan; false when the plan has gone off course (then it is dropped). */
+    private boolean planned(final Command c, final boolean fresh) {
+        final int step = planStep;
+        planStep = PLAN_NONE;
+        final boolean knowsBalance = fresh && balanceAccount == ACCOUNTS[planAccount];
+        switch (step) {
+            case PLAN_EXACT_PROBED -> {
+                if (!knowsBalance) {
+                    return false;
+                }
+                planTarget = planHold - (planOneMore ? 1 : 0);
+                if (balanceAvailable == planTarget) {
+                    c.copyFrom(planOrder);
+                    planStep = PLAN_EXACT_PLACED;
+                    return true;
+                }
+                final boolean down = balanceAvailable > planTarget;
+                c.money(down ? CommandType.WITHDRAW : CommandType.DEPOSIT, ACCOUNTS[planAccount], balanceAsset,
+                    Math.abs(balanceAvailable - planTarget), nextReference++);
+                planStep = PLAN_EXACT_SET;
+                return true;
+            }
+            case PLAN_EXACT_SET -> {
+                if (!knowsBalance || balanceAvailable != planTarget) {
+                    return false;
+                }
+                c.copyFrom(planOrder);
+                planStep = PLAN_EXACT_PLACED;
+                return true;
+            }
+            case PLAN_EXACT_AMEND -> {
+                // The order used every unit: asking for more at a higher price or a larger quantity cannot be paid.
+                final long step2 = (1 + rnd.nextInt(3)) * TICK[planSymbol];
+                if (rnd.nextBoolean()) {
+                    c.move(planOrder.account, planOrder.clientOrderId, planOrder.price + (planOrder.side == Side.BUY ? step2 : 0));
+                } else {
+                    c.replace(planOrder.account, planOrder.clientOrderId, 0, planOrder.price,
+                        planOrder.quantity + LOT[planSymbol]);
+                }
+                return true;
+            }
+            case PLAN_MAX_FILLED -> {
+                if (!knowsBalance || xtraTotal != Long.MAX_VALUE) {
+                    return false;
+                }
+                // Take it back out (the whole balance, now and then), so the next deposit has room again.
+                c.money(rnd.nextBoolean() ? CommandType.WITHDRAW : CommandType.ADJUST, ACCOUNTS[planAccount], XTRA,
+                    rnd.nextInt(4) == 0 ? balanceAvailable : planTarget, nextReference++);
+                if (c.type == CommandType.ADJUST) {
+                    c.quantity = -c.quantity;
+                }
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    /** The lowest price on the tick at which an ask's proceeds pay the taker fee: price x quoteScale >= takerFee. */
+    private static long feeEdgePrice(final int s) {
+        final long atLeast = (TAKER_FEE[s] + QUOTE_SCALE[s] - 1) / QUOTE_SCALE[s];
+        return Math.max(TICK[s], (atLeast + TICK[s] - 1) / TICK[s] * TICK[s]);
+    }
+
     private void admin(final Command c) {
         final int roll = rnd.nextInt(100);
         final int s = rnd.nextInt(SYMBOLS.length);
@@ -775,6 +1107,7 @@ public final class SpecCommandStream {
 
     /** Reads what a command did, to aim later commands at live orders and follow switches and halts. */
     public void observe(final Command c, final Result r) {
+        observeMoney(c, r);
         if (r.isRejected()) {
             return;
         }
@@ -842,6 +1175,42 @@ public final class SpecCommandStream {
             if (price > mid[s] / 2 && price < mid[s] * 2) {
                 mid[s] = price / TICK[s] * TICK[s];
             }
+        }
+    }
+
+    /** Balances results report, how planned orders came out, references applied, and top-ups owed. */
+    private void observeMoney(final Command c, final Result r) {
+        final boolean money = c.type == CommandType.DEPOSIT || c.type == CommandType.WITHDRAW || c.type == CommandType.ADJUST;
+        if (money && !r.isRejected()) {
+            balanceFresh = true;
+            balanceAccount = c.account;
+            balanceAsset = c.symbol;
+            balanceAvailable = r.balanceAvailable;
+            appliedReferences[appliedCount++ % REFERENCES_KEPT] = c.clientOrderId;
+            if (c.symbol == XTRA) {
+                xtraTotal += c.type == CommandType.WITHDRAW ? -c.quantity : c.quantity;
+            }
+        }
+        if (planStep == PLAN_EXACT_PLACED) {
+            planStep = PLAN_NONE;
+            if (!r.isRejected() && !planOneMore) {
+                exactAccepted++;
+                if (r.orderStatus == OrderStatus.NEW && rnd.nextBoolean()) {
+                    planStep = PLAN_EXACT_AMEND;
+                }
+            } else if (r.rejectReason == RejectReason.INSUFFICIENT_FUNDS && planOneMore && r.fundsNeeded == planHold
+                && r.balanceAvailable == planHold - 1) {
+                exactOneShort++;
+            }
+            return;
+        }
+        if ((c.type == CommandType.MOVE || c.type == CommandType.REPLACE) && r.rejectReason == RejectReason.INSUFFICIENT_FUNDS) {
+            amendRefused++;
+        }
+        final int s = symbolIndex(c.symbol);
+        if (c.type == CommandType.NEW_ORDER && r.rejectReason == RejectReason.INSUFFICIENT_FUNDS && s > 0 && c.side != null
+            && c.account != ACCOUNTS[POOR] && r.fundsNeeded < Long.MAX_VALUE / 100 && rnd.nextBoolean()) {
+            topUp = new long[] {c.account, c.side == Side.BUY ? QUOTE[s] : BASE[s], r.fundsNeeded * (1 + rnd.nextInt(3))};
         }
     }
 

@@ -17,7 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.math.BigInteger;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -34,13 +36,17 @@ import static org.junit.jupiter.api.Assertions.fail;
  * MatchingEngine against the independent spec model on seeded random streams: after every command
  * both results must be equal (their canonical text), and every {@value #DEPTH_EVERY} commands and
  * at the end every book must be equal level by level, and equal to a book rebuilt from the engine's
- * level changes alone. Each stream must also have exercised what its configuration makes possible,
- * so the test cannot quietly go weak.
+ * level changes alone. After every command the available and held amounts of every asset of every
+ * account the result names (only those can have moved) and every asset's fees must be equal too; every
+ * {@value #DEPTH_EVERY} commands and at the end, those of every account and every asset's totals, and
+ * both sides must conserve money (per asset: the accounts' available and held plus the fees make
+ * deposited - withdrawn + adjusted) with nothing held below zero. Each stream must also have exercised what its configuration makes
+ * possible, so the test cannot quietly go weak.
  */
 final class SpecDifferentialTest {
     private static final int DEPTH_EVERY = 1_000;
     /** Commands kept for a failure message. */
-    private static final int HISTORY = 12;
+    private static final int HISTORY = Integer.getInteger("specdiff.history", 12);
 
     static Stream<Arguments> streams() {
         final int all = RiskCheck.all();
@@ -52,7 +58,8 @@ final class SpecDifferentialTest {
             Arguments.of(0x5EED_0001L, all, true, 1024, usual, n),
             Arguments.of(0x5EED_0002L, all, true, 0, usual, n),
             Arguments.of(0x5EED_0003L, all, false, 16, usual, n),
-            Arguments.of(0x5EED_0004L, all, true, 64, usual, n),
+            // Money moves by deposits, withdrawals and adjustments only: orders hold nothing and trades settle nothing.
+            Arguments.of(0x5EED_0004L, all & ~RiskCheck.FUNDS.bit(), true, 64, usual, n),
             // Every check but self-trade prevention and halts: the other switches' off paths.
             Arguments.of(0x5EED_0005L, all & ~RiskCheck.SELF_TRADE_PREVENTION.bit() & ~RiskCheck.HALT.bit(), true, 1024, usual, n),
             // No checks, so no open-order limits either: a higher book target and fewer crossing prices, so deeper books.
@@ -93,6 +100,12 @@ final class SpecDifferentialTest {
             if (history.size() > HISTORY) {
                 history.removeFirst();
             }
+            final String moneyDiff = (i + 1) % DEPTH_EVERY == 0 || i + 1 == commands
+                ? compareMoney(engine, ref) : compareTouchedMoney(engineResult, engine, ref);
+            if (moneyDiff != null) {
+                fail("seed 0x" + Long.toHexString(seed) + " after command #" + i + ": " + moneyDiff
+                    + "\n--- the commands up to it (newest last):\n" + String.join("\n", history));
+            }
             rebuilt.apply(engineResult);
             coverage.count(original, engineResult, ref, riskChecks);
             stream.observe(original, engineResult);
@@ -100,7 +113,7 @@ final class SpecDifferentialTest {
                 compareBooks(seed, i, engine, ref, rebuilt, coverage);
             }
         }
-        coverage.assertComplete(seed, riskChecks, createAccountsOnFirstUse);
+        coverage.assertComplete(seed, riskChecks, createAccountsOnFirstUse, stream.exactFundsOutcomes());
         System.out.printf("seed 0x%x: %s%n", seed, coverage);
     }
 
@@ -122,6 +135,84 @@ final class SpecDifferentialTest {
             assertEquals(ref.bestAsk(symbol), engine.bestAsk(symbol), "best ask, symbol " + symbol);
         }
         coverage.restingMax = Math.max(coverage.restingMax, resting);
+    }
+
+    /** The first difference in the money of the accounts a result names (subject, fills, cancels) or in fees; null when none. */
+    private static String compareTouchedMoney(final Result r, final MatchingEngine engine, final SpecReference ref) {
+        String diff = compareAccount(r.account, engine, ref);
+        for (int i = 0; diff == null && i < r.fillCount(); i++) {
+            diff = compareAccount(r.fill(i).makerAccount, engine, ref);
+        }
+        for (int i = 0; diff == null && i < r.cancelCount(); i++) {
+            diff = compareAccount(r.cancel(i).account, engine, ref);
+        }
+        for (final int asset : SpecCommandStream.ASSETS) {
+            if (diff == null && !ref.feesCollected(asset).equals(BigInteger.valueOf(engine.feesCollected(asset)))) {
+                diff = "asset " + asset + " fees: spec model " + ref.feesCollected(asset) + ", engine " + engine.feesCollected(asset);
+            }
+        }
+        return diff;
+    }
+
+    private static String compareAccount(final long account, final MatchingEngine engine, final SpecReference ref) {
+        for (final int asset : SpecCommandStream.ASSETS) {
+            final long available = engine.available(account, asset);
+            final long held = engine.held(account, asset);
+            if (available != ref.available(account, asset) || held != ref.held(account, asset)) {
+                return "account " + account + " asset " + asset + ": spec model available " + ref.available(account, asset)
+                    + " held " + ref.held(account, asset) + ", engine available " + available + " held " + held;
+            }
+            // Available may go below zero (docs/engine.md, clarification 14); what is held never may.
+            if (held < 0) {
+                return "account " + account + " asset " + asset + " holds below zero: " + held;
+            }
+        }
+        return null;
+    }
+
+    /** The first difference in money between engine and model, or a broken conservation or negative hold in either; null when none. */
+    private static String compareMoney(final MatchingEngine engine, final SpecReference ref) {
+        final long[] refAccounts = ref.accountIds().stream().mapToLong(Long::longValue).toArray();
+        if (!Arrays.equals(refAccounts, engine.accountIds())) {
+            return "accounts: spec model " + Arrays.toString(refAccounts) + ", engine " + Arrays.toString(engine.accountIds());
+        }
+        for (final int asset : ref.assetIds()) {
+            BigInteger engineSum = BigInteger.valueOf(engine.feesCollected(asset));
+            BigInteger refSum = ref.feesCollected(asset);
+            if (!refSum.equals(engineSum)) {
+                return "asset " + asset + " fees: spec model " + refSum + ", engine " + engineSum;
+            }
+            for (final long account : refAccounts) {
+                final long available = engine.available(account, asset);
+                final long held = engine.held(account, asset);
+                if (available != ref.available(account, asset) || held != ref.held(account, asset)) {
+                    return "account " + account + " asset " + asset + ": spec model available " + ref.available(account, asset)
+                        + " held " + ref.held(account, asset) + ", engine available " + available + " held " + held;
+                }
+                if (held < 0 || ref.held(account, asset) < 0) {
+                    return "account " + account + " asset " + asset + " holds below zero: engine " + held + ", model "
+                        + ref.held(account, asset);
+                }
+                engineSum = engineSum.add(BigInteger.valueOf(available)).add(BigInteger.valueOf(held));
+                refSum = refSum.add(BigInteger.valueOf(ref.available(account, asset))).add(BigInteger.valueOf(ref.held(account, asset)));
+            }
+            // Running totals of deposits and of withdrawals wrap around (clarification 12); their net is exact.
+            if (ref.deposited(asset).longValue() != engine.deposited(asset) || ref.withdrawn(asset).longValue() != engine.withdrawn(asset)
+                || !ref.netDeposits(asset).equals(BigInteger.valueOf(engine.netDeposits(asset)))) {
+                return "asset " + asset + " deposited/withdrawn/net: spec model " + ref.deposited(asset) + "/" + ref.withdrawn(asset)
+                    + "/" + ref.netDeposits(asset) + ", engine " + engine.deposited(asset) + "/" + engine.withdrawn(asset) + "/"
+                    + engine.netDeposits(asset);
+            }
+            if (!refSum.equals(ref.netDeposits(asset))) {
+                return "asset " + asset + ": the spec model does not conserve money: balances and fees " + refSum + ", net deposits "
+                    + ref.netDeposits(asset);
+            }
+            if (!engineSum.equals(BigInteger.valueOf(engine.netDeposits(asset)))) {
+                return "asset " + asset + ": the engine does not conserve money: balances and fees " + engineSum + ", net deposits "
+                    + engine.netDeposits(asset);
+            }
+        }
+        return null;
     }
 
     private static String depth(final MatchingEngine e, final int symbol, final Side side) {
@@ -191,6 +282,13 @@ final class SpecDifferentialTest {
             fills += r.fillCount();
             if (r.isRejected()) {
                 rejects.merge(r.rejectReason, 1, Integer::sum);
+                if (r.rejectReason == RejectReason.INVALID_PRICE && c.type == CommandType.NEW_ORDER && c.side == Side.SELL
+                    && c.price >= 1 && c.price <= Command.MAX_PRICE) {
+                    flavours.add("ask below the fee");
+                }
+                if (r.rejectReason == RejectReason.INSUFFICIENT_FUNDS) {
+                    flavours.add(c.type + " INSUFFICIENT_FUNDS");
+                }
                 return;
             }
             accepted.merge(r.commandType, 1, Integer::sum);
@@ -248,7 +346,8 @@ final class SpecDifferentialTest {
             return depthSamples == 0 ? 0 : (double) depthTotal / depthSamples;
         }
 
-        void assertComplete(final long seed, final int riskChecks, final boolean createAccountsOnFirstUse) {
+        void assertComplete(final long seed, final int riskChecks, final boolean createAccountsOnFirstUse,
+                            final int[] exactFunds) {
             final String who = "seed 0x" + Long.toHexString(seed) + ": ";
             for (final CommandType type : CommandType.values()) {
                 assertTrue(accepted.getOrDefault(type, 0) > 0, who + "no accepted " + type);
@@ -264,7 +363,9 @@ final class SpecDifferentialTest {
                 RiskCheck.PRICE_BAND, EnumSet.of(RejectReason.PRICE_OUTSIDE_BAND),
                 RiskCheck.MAX_ORDER_QUANTITY, EnumSet.of(RejectReason.MAX_ORDER_QUANTITY_EXCEEDED),
                 RiskCheck.MAX_ORDER_NOTIONAL, EnumSet.of(RejectReason.MAX_ORDER_NOTIONAL_EXCEEDED),
-                RiskCheck.MAX_OPEN_ORDERS, EnumSet.of(RejectReason.MAX_OPEN_ORDERS_EXCEEDED));
+                RiskCheck.MAX_OPEN_ORDERS, EnumSet.of(RejectReason.MAX_OPEN_ORDERS_EXCEEDED),
+                // Withdrawals and adjustments can be refused INSUFFICIENT_FUNDS with FUNDS off; only a reserve price needs it on.
+                RiskCheck.FUNDS, EnumSet.of(RejectReason.INVALID_RESERVE_PRICE));
             for (final Map.Entry<RiskCheck, Set<RejectReason>> e : byCheck.entrySet()) {
                 if ((riskChecks & e.getKey().bit()) == 0) {
                     expectedRejects.removeAll(e.getValue());
@@ -299,6 +400,19 @@ final class SpecDifferentialTest {
                 "MOVE traded", "REPLACE traded", "CANCEL by engine id", "REPLACE by engine id", "MOVE by engine id",
                 "REDUCE by engine id"}) {
                 assertTrue(flavours.contains(flavour), who + "never saw " + flavour + "; saw " + flavours);
+            }
+            final boolean funds = (riskChecks & RiskCheck.FUNDS.bit()) != 0;
+            for (final String flavour : new String[] {"WITHDRAW INSUFFICIENT_FUNDS", "ADJUST INSUFFICIENT_FUNDS"}) {
+                assertTrue(flavours.contains(flavour), who + "never saw " + flavour + "; saw " + flavours);
+            }
+            if (funds) {
+                for (final String flavour : new String[] {"NEW_ORDER INSUFFICIENT_FUNDS", "MOVE INSUFFICIENT_FUNDS",
+                    "REPLACE INSUFFICIENT_FUNDS", "ask below the fee"}) {
+                    assertTrue(flavours.contains(flavour), who + "never saw " + flavour + "; saw " + flavours);
+                }
+                assertTrue(exactFunds[0] > 0 && exactFunds[1] > 0 && exactFunds[2] > 0,
+                    who + "orders using exactly the funds available: accepted " + exactFunds[0] + ", refused one unit short "
+                        + exactFunds[1] + ", amendments then refused " + exactFunds[2]);
             }
             // The books must have been books: several levels deep on average, not empty or one level.
             assertTrue(meanDepth() >= 4 && meanDepth() <= 60, who + "mean depth " + meanDepth());

@@ -1,6 +1,7 @@
 package io.chronex.engine.reference.spec;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
@@ -21,7 +22,9 @@ import io.chronex.api.TimeInForce;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -32,12 +35,17 @@ import java.util.TreeSet;
  * account's orders are all found by scanning and sorting that list again each time they are needed.
  * Time priority is an insertion sequence number. Every product is a BigInteger, so no check can
  * overflow. Slow on purpose: nothing here should need a second reading to believe.
+ *
+ * <p>Money (docs/engine.md, "Accounts"): each account keeps per asset an available and a held amount,
+ * each order remembers what it holds, and every amount is worked out as a BigInteger and only then
+ * saturated or stored, so a wrong rule shows up as a difference rather than hiding in an overflow.
  */
 public final class SpecReference {
     /** What the depth accessors answer for an empty side (the same value MatchingEngine uses). */
     public static final long NO_PRICE = 0;
 
     private static final BigInteger TEN_THOUSAND = BigInteger.valueOf(10_000);
+    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
     /** One tradable symbol and every order resting in it, both sides, in no particular order. */
     private static final class Sym {
@@ -48,6 +56,13 @@ public final class SpecReference {
         long referencePrice;
         boolean halted;
         final List<Ord> orders = new ArrayList<>();
+        /** Asset ids, 0 for a symbol that moves no money. */
+        final int base;
+        final int quote;
+        final BigInteger baseScale;
+        final BigInteger quoteScale;
+        final BigInteger takerFee;
+        final BigInteger makerFee;
 
         Sym(final SymbolSpec spec) {
             id = spec.id();
@@ -55,7 +70,19 @@ public final class SpecReference {
             lot = spec.lotSize();
             bandBasisPoints = spec.priceBandBasisPoints();
             referencePrice = spec.referencePrice();
+            base = spec.baseAsset();
+            quote = spec.quoteAsset();
+            baseScale = big(spec.baseScale());
+            quoteScale = big(spec.quoteScale());
+            takerFee = big(spec.takerFee());
+            makerFee = big(spec.makerFee());
         }
+    }
+
+    /** One account's amounts of one asset. */
+    private static final class Balance {
+        long available;
+        long held;
     }
 
     /** One account: limits, self-trade mode and kill switch. Its orders are found by scanning the books. */
@@ -66,6 +93,8 @@ public final class SpecReference {
         int maxOpenOrders;
         SelfTradePrevention selfTradePrevention;
         boolean killSwitch;
+        /** By asset id; an asset the account never touched is absent and counts as 0 and 0. */
+        final TreeMap<Integer, Balance> balances = new TreeMap<>();
 
         Acct(final long id, final long maxOrderQuantity, final long maxOrderNotional, final int maxOpenOrders,
              final SelfTradePrevention selfTradePrevention) {
@@ -96,6 +125,12 @@ public final class SpecReference {
         long seq;
         /** Left the book because trades took all of it (FILLED), as opposed to any kind of cancel. */
         boolean filledOut;
+        /** What the order holds of its asset (quote for a bid, base for an ask); 0 when its symbol moves no money. */
+        long held;
+        /** A bid's hold price: its reserve price, or its limit price. */
+        long holdPrice;
+        /** The hold price is a reserve price given with the order (so a MOVE not above it keeps it). */
+        boolean reserved;
     }
 
     private final TreeMap<Integer, Sym> symbols = new TreeMap<>();
@@ -106,6 +141,13 @@ public final class SpecReference {
     private long lastOrderId;
     private long lastTradeId;
     private long lastSeq;
+    private final TreeMap<Integer, AssetSpec> assets = new TreeMap<>();
+    private final TreeMap<Integer, BigInteger> fees = new TreeMap<>();
+    private final TreeMap<Integer, BigInteger> deposited = new TreeMap<>();
+    private final TreeMap<Integer, BigInteger> withdrawn = new TreeMap<>();
+    private final TreeMap<Integer, BigInteger> adjusted = new TreeMap<>();
+    /** Every reference DEPOSIT, WITHDRAW or ADJUST has applied, by any account. */
+    private final Set<Long> references = new HashSet<>();
 
     public SpecReference(final EngineConfig config) {
         for (final SymbolSpec s : config.symbols()) {
@@ -118,6 +160,13 @@ public final class SpecReference {
         riskChecks = config.riskChecks();
         createAccountsOnFirstUse = config.createAccountsOnFirstUse();
         defaultAccount = config.defaultAccount();
+        for (final AssetSpec a : config.assets()) {
+            assets.put(a.id(), a);
+            fees.put(a.id(), BigInteger.ZERO);
+            deposited.put(a.id(), BigInteger.ZERO);
+            withdrawn.put(a.id(), BigInteger.ZERO);
+            adjusted.put(a.id(), BigInteger.ZERO);
+        }
     }
 
     // ------------------------------------------------------------------ commands
@@ -141,6 +190,7 @@ public final class SpecReference {
             case SET_REFERENCE_PRICE -> setReferencePrice(c, r);
             case SET_ACCOUNT_LIMITS -> setAccountLimits(c, r);
             case SNAPSHOT -> admin(c, r, 0);
+            case DEPOSIT, WITHDRAW, ADJUST -> money(c, r);
             default -> throw new AssertionError("command type the spec does not describe: " + c.type);
         }
         // Level entries were created when first touched; their contents are the state after the whole command.
@@ -177,14 +227,36 @@ public final class SpecReference {
             reject(c, r, refused);
             return;
         }
-        final Ord o = newOrd(c);
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        BigInteger hold = BigInteger.ZERO;
+        if (paysFor(sym)) {
+            final RejectReason unpayable = unpayable(c, sym);
+            if (unpayable != null) {
+                reject(c, r, unpayable);
+                return;
+            }
+            hold = initialHold(c, sym);
+            final long available = balance(acct.id, holdAsset(sym, c.side)).available;
+            if (hold.compareTo(big(available)) > 0) {
+                reject(c, r, RejectReason.INSUFFICIENT_FUNDS);
+                r.fundsNeeded = saturate(hold);
+                r.balanceAvailable = available;
+                return;
+            }
+        }
+        final Ord o = newOrd(c);
+        if (paysFor(sym)) {
+            o.reserved = c.side == Side.BUY && c.reservePrice != 0;
+            o.holdPrice = o.reserved ? c.reservePrice : c.price;
+            hold(sym, o, hold.longValueExact());
+        }
         final boolean fok = c.timeInForce == TimeInForce.FOK || budget;
         final boolean hasLimit = !market && !budget;
         if (fok && !canFillCompletely(sym, o, hasLimit, budget)) {
             addCancel(r, o, o.leaves, 0, CancelReason.UNFILLED_REMAINDER);
             o.leaves = 0;
+            release(sym, o, o.held);
         } else {
             final boolean stoppedBySelfTrade = matchAsTaker(sym, o, hasLimit, r);
             finishTaker(sym, o, stoppedBySelfTrade,
@@ -314,6 +386,7 @@ public final class SpecReference {
         if (o.leaves == 0) {
             symbols.get(o.symbol).orders.remove(o);
         }
+        releaseExcess(symbols.get(o.symbol), o);
         describe(r, o);
     }
 
@@ -328,6 +401,9 @@ public final class SpecReference {
         final RejectReason why = amendmentCheck(c, sym, acct, o, c.price, o.quantity, false);
         if (why != null) {
             reject(c, r, why);
+            return;
+        }
+        if (!payForAmendment(c, r, sym, o, c.price, o.quantity)) {
             return;
         }
         reprice(sym, o, c.price, o.quantity, r);
@@ -351,14 +427,19 @@ public final class SpecReference {
             reject(c, r, why);
             return;
         }
+        final boolean inPlace = c.price == o.price && c.quantity <= o.quantity;
+        if (!inPlace && !payForAmendment(c, r, sym, o, c.price, c.quantity)) {
+            return;
+        }
         if (c.newClientOrderId != 0) {
             o.clientId = c.newClientOrderId;
         }
-        if (c.price == o.price && c.quantity <= o.quantity) {
+        if (inPlace) {
             // Shrinking in place keeps the queue position; no cancel entry, but the level counts as touched.
             o.leaves -= o.quantity - c.quantity;
             o.quantity = c.quantity;
             touch(r, o);
+            releaseExcess(sym, o);
         } else {
             reprice(sym, o, c.price, c.quantity, r);
         }
@@ -536,6 +617,236 @@ public final class SpecReference {
         admin(c, r, 0);
     }
 
+    // ------------------------------------------------------------------ money
+
+    /** DEPOSIT, WITHDRAW and ADJUST: the six checks in the spec's order, then the balance moves. */
+    private void money(final Command c, final Result r) {
+        final Acct acct = accountOf(c);
+        if (acct == null) {
+            reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        if (!assets.containsKey(c.symbol)) {
+            reject(c, r, RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        final Balance b = balance(acct.id, c.symbol);
+        final BigInteger amount = big(c.quantity);
+        final BigInteger after = c.type == CommandType.WITHDRAW ? big(b.available).subtract(amount) : big(b.available).add(amount);
+        final RejectReason why;
+        if (c.clientOrderId <= 0) {
+            why = RejectReason.INVALID_REFERENCE;
+        } else if ((c.type == CommandType.ADJUST ? c.quantity == 0 : c.quantity <= 0) || after.compareTo(LONG_MAX) > 0
+            || (c.type != CommandType.WITHDRAW && netDeposits(c.symbol).add(amount).compareTo(LONG_MAX) > 0)) {
+            why = RejectReason.INVALID_AMOUNT;
+        } else if (after.signum() < 0) {
+            why = RejectReason.INSUFFICIENT_FUNDS;
+        } else if (references.contains(c.clientOrderId)) {
+            why = RejectReason.DUPLICATE_REFERENCE;
+        } else {
+            why = null;
+        }
+        if (why != null) {
+            reject(c, r, why);
+            if (why == RejectReason.INSUFFICIENT_FUNDS) {
+                r.fundsNeeded = saturate(amount.abs());
+            }
+        } else {
+            references.add(c.clientOrderId);
+            b.available = after.longValueExact();
+            final TreeMap<Integer, BigInteger> total = switch (c.type) {
+                case DEPOSIT -> deposited;
+                case WITHDRAW -> withdrawn;
+                default -> adjusted;
+            };
+            total.merge(c.symbol, amount, BigInteger::add);
+            r.account = c.account;
+            r.symbol = c.symbol;
+            r.clientOrderId = c.clientOrderId;
+            r.quantity = c.quantity;
+            r.orderStatus = OrderStatus.NONE;
+        }
+        r.balanceAvailable = b.available;
+        r.balanceHeld = b.held;
+    }
+
+    /** FUNDS is on and the symbol names assets: its orders are paid for. */
+    private boolean paysFor(final Sym sym) {
+        return on(RiskCheck.FUNDS) && sym.base != 0;
+    }
+
+    private static int holdAsset(final Sym sym, final Side side) {
+        return side == Side.BUY ? sym.quote : sym.base;
+    }
+
+    /** Step 15's refusals before any balance is looked at: an ask below the fee, a reserve price where none may be. */
+    private static RejectReason unpayable(final Command c, final Sym sym) {
+        final boolean market = c.orderType == OrderType.MARKET;
+        final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
+        if (c.side == Side.SELL) {
+            return !market && big(c.price).multiply(sym.quoteScale).compareTo(sym.takerFee) < 0 ? RejectReason.INVALID_PRICE : null;
+        }
+        if (c.reservePrice != 0 && (market || (budget && c.reservePrice != c.price) || c.reservePrice < c.price)) {
+            return RejectReason.INVALID_RESERVE_PRICE;
+        }
+        return null;
+    }
+
+    /** What an accepted new order would hold, exactly (it may be past a long, and then nobody can pay it). */
+    private BigInteger initialHold(final Command c, final Sym sym) {
+        final BigInteger qty = big(c.quantity);
+        if (c.side == Side.SELL) {
+            return qty.multiply(sym.baseScale);
+        }
+        if (c.timeInForce == TimeInForce.FOK_BUDGET) {
+            return big(c.price).multiply(sym.quoteScale).add(qty.multiply(sym.takerFee));
+        }
+        if (c.orderType == OrderType.MARKET) {
+            return marketBidCost(sym, c.account, c.quantity);
+        }
+        return need(sym, Side.BUY, c.quantity, c.reservePrice != 0 ? c.reservePrice : c.price);
+    }
+
+    /** A market bid's hold: the asks taken as the fill-or-kill walk would take them, at their prices plus the taker fee. */
+    private BigInteger marketBidCost(final Sym sym, final long account, final long quantity) {
+        final SelfTradePrevention mode = selfTradeModeInForce(account);
+        long needed = quantity;
+        BigInteger cost = BigInteger.ZERO;
+        for (final long price : levelPrices(sym, Side.SELL)) {
+            for (final Ord maker : level(sym, Side.SELL, price)) {
+                if (mode != SelfTradePrevention.OFF && maker.account == account) {
+                    if (mode == SelfTradePrevention.CANCEL_RESTING) {
+                        continue;
+                    }
+                    return cost;
+                }
+                final long take = Math.min(needed, maker.leaves);
+                needed -= take;
+                cost = cost.add(big(take).multiply(big(price).multiply(sym.quoteScale).add(sym.takerFee)));
+                if (needed == 0) {
+                    return cost;
+                }
+            }
+        }
+        return cost;
+    }
+
+    /** What a resting order with these leaves must hold: a bid its leaves at the hold price plus the taker fee, an ask its base. */
+    private static BigInteger need(final Sym sym, final Side side, final long leaves, final long holdPrice) {
+        if (side == Side.SELL) {
+            return big(leaves).multiply(sym.baseScale);
+        }
+        return big(leaves).multiply(big(holdPrice).multiply(sym.quoteScale).add(sym.takerFee));
+    }
+
+    /**
+     * MOVE, and REPLACE when it loses priority: the order may need more at its new price and leaves.
+     * False (with the reject filled in) when the account cannot pay the difference.
+     */
+    private boolean payForAmendment(final Command c, final Result r, final Sym sym, final Ord o, final long price,
+                                    final long quantity) {
+        if (!paysFor(sym)) {
+            return true;
+        }
+        final boolean keepsReserve = o.side == Side.BUY && o.reserved && price <= o.holdPrice;
+        final long holdPrice = o.side == Side.SELL ? 0 : keepsReserve ? o.holdPrice : price;
+        // The required amount saturates as a long, and the difference is taken from that, as the spec writes it.
+        final long more = saturate(need(sym, o.side, quantity - o.cum, holdPrice)) - o.held;
+        final Balance b = balance(o.account, holdAsset(sym, o.side));
+        if (more > 0 && more > b.available) {
+            reject(c, r, RejectReason.INSUFFICIENT_FUNDS);
+            r.fundsNeeded = more;
+            r.balanceAvailable = b.available;
+            return false;
+        }
+        if (o.side == Side.BUY) {
+            // Above its reserve the bid holds at its new price, which is no reserve: it follows its price from then on
+            // (clarification 11).
+            o.reserved = keepsReserve;
+            o.holdPrice = holdPrice;
+        }
+        if (more > 0) {
+            hold(sym, o, more);
+        }
+        return true;
+    }
+
+    /** Moves an amount of the order's asset from its account's available to held, and to the order. */
+    private void hold(final Sym sym, final Ord o, final long amount) {
+        final Balance b = balance(o.account, holdAsset(sym, o.side));
+        b.available = Math.subtractExact(b.available, amount);
+        b.held = Math.addExact(b.held, amount);
+        o.held = Math.addExact(o.held, amount);
+    }
+
+    /** Gives an amount the order holds back to its account's available. */
+    private void release(final Sym sym, final Ord o, final long amount) {
+        if (amount == 0) {
+            return;
+        }
+        if (amount < 0 || amount > o.held) {
+            throw new AssertionError("order " + o.id + " would give back " + amount + " of the " + o.held + " it holds");
+        }
+        final Balance b = balance(o.account, holdAsset(sym, o.side));
+        b.held = Math.subtractExact(b.held, amount);
+        b.available = Math.addExact(b.available, amount);
+        o.held -= amount;
+    }
+
+    /** Gives back what the order holds beyond what its leaves need (everything at 0 leaves). */
+    private void releaseExcess(final Sym sym, final Ord o) {
+        if (!paysFor(sym)) {
+            return;
+        }
+        final BigInteger excess = big(o.held).subtract(need(sym, o.side, o.leaves, o.holdPrice));
+        if (excess.signum() < 0) {
+            throw new AssertionError("order " + o.id + " holds " + o.held + ", less than its leaves " + o.leaves + " need");
+        }
+        release(sym, o, excess.longValueExact());
+    }
+
+    /** One fill of q at price p: the buyer pays from what the bid holds, the seller delivers from what the ask holds, fees collected. */
+    private void settle(final Sym sym, final Ord taker, final Ord maker, final long q, final long p) {
+        if (!paysFor(sym)) {
+            return;
+        }
+        final Ord buyer = taker.side == Side.BUY ? taker : maker;
+        final Ord seller = buyer == taker ? maker : taker;
+        final BigInteger qty = big(q);
+        final BigInteger value = qty.multiply(big(p)).multiply(sym.quoteScale);
+        final BigInteger buyerFee = buyer == taker ? sym.takerFee : sym.makerFee;
+        final BigInteger sellerFee = seller == taker ? sym.takerFee : sym.makerFee;
+        final long paid = value.add(qty.multiply(buyerFee)).longValueExact();
+        final long delivered = qty.multiply(sym.baseScale).longValueExact();
+        final Balance buyerQuote = balance(buyer.account, sym.quote);
+        buyerQuote.held = Math.subtractExact(buyerQuote.held, paid);
+        buyer.held = Math.subtractExact(buyer.held, paid);
+        final Balance buyerBase = balance(buyer.account, sym.base);
+        buyerBase.available = Math.addExact(buyerBase.available, delivered);
+        final Balance sellerBase = balance(seller.account, sym.base);
+        sellerBase.held = Math.subtractExact(sellerBase.held, delivered);
+        seller.held = Math.subtractExact(seller.held, delivered);
+        final Balance sellerQuote = balance(seller.account, sym.quote);
+        sellerQuote.available = Math.addExact(sellerQuote.available, value.subtract(qty.multiply(sellerFee)).longValueExact());
+        fees.merge(sym.quote, qty.multiply(sym.takerFee.add(sym.makerFee)), BigInteger::add);
+        if (buyer.held < 0 || seller.held < 0) {
+            throw new AssertionError("a fill took more than an order held: buyer " + buyer.id + " " + buyer.held
+                + ", seller " + seller.id + " " + seller.held);
+        }
+        if (maker == buyer) {
+            releaseExcess(sym, maker);
+        }
+    }
+
+    /** The account's amounts of an asset, created at 0 and 0 on first look. */
+    private Balance balance(final long account, final int asset) {
+        return accounts.get(account).balances.computeIfAbsent(asset, k -> new Balance());
+    }
+
+    private static long saturate(final BigInteger v) {
+        return v.compareTo(LONG_MAX) > 0 ? Long.MAX_VALUE : v.longValueExact();
+    }
+
     // ------------------------------------------------------------------ matching
 
     /**
@@ -583,6 +894,7 @@ public final class SpecReference {
             f.makerLeavesQuantity = maker.leaves;
             f.makerCumulativeQuantity = maker.cum;
             sym.referencePrice = maker.price;
+            settle(sym, taker, maker, qty, maker.price);
             if (maker.leaves == 0) {
                 maker.filledOut = true;
                 sym.orders.remove(maker);
@@ -597,20 +909,21 @@ public final class SpecReference {
     /** After matching: the taker's remainder is cancelled for self-trade, rests, or is cancelled as unfilled. */
     private void finishTaker(final Sym sym, final Ord o, final boolean stoppedBySelfTrade, final boolean mayRest,
                              final Result r) {
-        if (o.leaves == 0) {
-            return;
+        if (o.leaves > 0) {
+            if (stoppedBySelfTrade) {
+                addCancel(r, o, o.leaves, 0, CancelReason.SELF_TRADE_PREVENTION);
+                o.leaves = 0;
+            } else if (mayRest) {
+                o.seq = ++lastSeq;
+                sym.orders.add(o);
+                touch(r, o);
+            } else {
+                addCancel(r, o, o.leaves, 0, CancelReason.UNFILLED_REMAINDER);
+                o.leaves = 0;
+            }
         }
-        if (stoppedBySelfTrade) {
-            addCancel(r, o, o.leaves, 0, CancelReason.SELF_TRADE_PREVENTION);
-            o.leaves = 0;
-        } else if (mayRest) {
-            o.seq = ++lastSeq;
-            sym.orders.add(o);
-            touch(r, o);
-        } else {
-            addCancel(r, o, o.leaves, 0, CancelReason.UNFILLED_REMAINDER);
-            o.leaves = 0;
-        }
+        // A resting taker keeps what its leaves need; one that does not rest has leaves 0 and so keeps nothing.
+        releaseExcess(sym, o);
     }
 
     /** The fill-or-kill walk: the same path matching would take, changing nothing. */
@@ -673,6 +986,7 @@ public final class SpecReference {
         symbols.get(o.symbol).orders.remove(o);
         addCancel(r, o, o.leaves, 0, reason);
         o.leaves = 0;
+        release(symbols.get(o.symbol), o, o.held);
     }
 
     private static void touch(final Result r, final Ord o) {
@@ -884,6 +1198,47 @@ public final class SpecReference {
     /** Resting orders of one symbol, both sides. */
     public int restingOrders(final int symbol) {
         return sym(symbol).orders.size();
+    }
+
+    /** Configured asset ids, ascending. */
+    public List<Integer> assetIds() {
+        return new ArrayList<>(assets.keySet());
+    }
+
+    /** Ids of every account that exists, ascending. */
+    public List<Long> accountIds() {
+        return new ArrayList<>(accounts.keySet());
+    }
+
+    private Balance peek(final long account, final int asset) {
+        final Acct acct = accounts.get(account);
+        final Balance b = acct == null ? null : acct.balances.get(asset);
+        return b == null ? new Balance() : b;
+    }
+
+    public long available(final long account, final int asset) {
+        return peek(account, asset).available;
+    }
+
+    public long held(final long account, final int asset) {
+        return peek(account, asset).held;
+    }
+
+    public BigInteger feesCollected(final int asset) {
+        return fees.get(asset);
+    }
+
+    public BigInteger deposited(final int asset) {
+        return deposited.get(asset);
+    }
+
+    public BigInteger withdrawn(final int asset) {
+        return withdrawn.get(asset);
+    }
+
+    /** Deposited minus withdrawn plus adjusted: what the asset's balances and fees must add up to. */
+    public BigInteger netDeposits(final int asset) {
+        return deposited.get(asset).subtract(withdrawn.get(asset)).add(adjusted.get(asset));
     }
 
     /** The account's self-trade mode, or null for an account that does not exist (yet). */

@@ -1,6 +1,7 @@
 package io.chronex.engine.reference.spec;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -13,6 +14,7 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigInteger;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -245,5 +247,79 @@ final class SpecReferenceTest {
         assertEquals("CANCEL REJECTED UNKNOWN_ORDER order=1/6/0 sym=0 null null null 0@0 leaves=0 cum=0 REJECTED affected=0",
             apply(c));
         assertEquals(1, ref.levelOrderCount(SYM, Side.SELL, 0));
+    }
+
+    // ------------------------------------------------------------------ money, worked out by hand
+
+    private static final int PAID = 8;
+    private static final int USD = 1;
+    private static final int BTC = 2;
+
+    /** Symbol PAID: BTC against USD, scales 1, taker fee 10 and maker fee 3 (USD units per unit of quantity); FUNDS on. */
+    private static SpecReference moneyModel() {
+        return new SpecReference(new EngineConfig(
+            List.of(new SymbolSpec(PAID, "P", 1, 1, 1, 0, 0).withAssets(BTC, USD, 1, 1, 10, 3)),
+            List.of(new AccountSpec(OFF, 0, 0, 0, SelfTradePrevention.OFF), new AccountSpec(2, 0, 0, 0, SelfTradePrevention.OFF)),
+            RiskCheck.all(), false, null, List.of(new AssetSpec(USD, "USD", 2), new AssetSpec(BTC, "BTC", 8))));
+    }
+
+    private static String apply(final SpecReference model, final Command command) {
+        final Result result = new Result();
+        model.apply(command, result);
+        return result.toString();
+    }
+
+    private static String balances(final SpecReference model, final long account, final int asset) {
+        return model.available(account, asset) + "/" + model.held(account, asset);
+    }
+
+    @Test
+    void aBidUsingExactlyWhatIsAvailableIsAcceptedAndAMakerBidGivesBackTheFeeDifference() {
+        final SpecReference m = moneyModel();
+        apply(m, c.money(CommandType.DEPOSIT, OFF, USD, 1_100, 1));
+        // 10 x (100 + taker fee 10) = 1,100: all of it.
+        assertEquals("NEW_ORDER order=1/1/1 sym=8 BUY LIMIT GTC 10@100 leaves=10 cum=0 NEW affected=0\n"
+            + "  level sym=8 BUY 100 qty=10 orders=1", apply(m, c.limit(OFF, PAID, 1, Side.BUY, 100, 10)));
+        assertEquals("NEW_ORDER REJECTED INSUFFICIENT_FUNDS order=0/1/2 sym=8 BUY LIMIT GTC 1@1 leaves=0 cum=0 REJECTED affected=0"
+            + " available=0 held=0 needed=11", apply(m, c.limit(OFF, PAID, 2, Side.BUY, 1, 1)));
+        apply(m, c.money(CommandType.DEPOSIT, 2, BTC, 4, 2));
+        apply(m, c.newOrder(2, PAID, 1, Side.SELL, OrderType.LIMIT, TimeInForce.IOC, 100, 4));
+        // The maker bid paid 4 x 100 + 4 x 3 = 412 of its 1,100, then kept 6 x 110 = 660 and gave back 28.
+        assertEquals("28/660", balances(m, OFF, USD));
+        assertEquals("4/0", balances(m, OFF, BTC));
+        // The taker ask: 4 x 100 - 4 x 10.
+        assertEquals("360/0", balances(m, 2, USD));
+        assertEquals("0/0", balances(m, 2, BTC));
+        assertEquals(BigInteger.valueOf(4 * 13), m.feesCollected(USD));
+    }
+
+    @Test
+    void aMarketAskIntoABidBelowTheFeePaysTheDifferenceFromItsAvailable() {
+        final SpecReference m = moneyModel();
+        apply(m, c.money(CommandType.DEPOSIT, OFF, USD, 1_000, 1));
+        apply(m, c.money(CommandType.DEPOSIT, 2, BTC, 5, 2));
+        apply(m, c.limit(OFF, PAID, 1, Side.BUY, 1, 5));
+        apply(m, c.newOrder(2, PAID, 1, Side.SELL, OrderType.MARKET, TimeInForce.IOC, 0, 5));
+        // Clarification 14: proceeds 5 x 1 less the taker fee 5 x 10.
+        assertEquals("-45/0", balances(m, 2, USD));
+        assertEquals("980/0", balances(m, OFF, USD));
+        assertEquals(BigInteger.valueOf(65), m.feesCollected(USD));
+    }
+
+    @Test
+    void aBidWithAReservePriceHoldsAtTheHighestPriceItHasHeldAtOneWithoutFollowsItsPrice() {
+        final SpecReference m = moneyModel();
+        apply(m, c.money(CommandType.DEPOSIT, OFF, USD, 10_000, 1));
+        apply(m, c.limit(OFF, PAID, 1, Side.BUY, 100, 10));
+        c.limit(OFF, PAID, 2, Side.BUY, 90, 10).reservePrice = 95;
+        apply(m, c);
+        assertEquals("7850/2150", balances(m, OFF, USD));
+        apply(m, c.move(OFF, 2, 110));
+        apply(m, c.move(OFF, 1, 110));
+        assertEquals("7600/2400", balances(m, OFF, USD));
+        apply(m, c.move(OFF, 2, 90));
+        apply(m, c.move(OFF, 1, 90));
+        // Clarification 11: the reserved bid still holds 10 x 120; the other 10 x 100.
+        assertEquals("7800/2200", balances(m, OFF, USD));
     }
 }
