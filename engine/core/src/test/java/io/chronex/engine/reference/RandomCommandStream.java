@@ -96,7 +96,7 @@ public final class RandomCommandStream {
             drift();
         }
         if (random.nextInt(20) == 0) {
-            return money(c);
+            return random.nextInt(8) == 0 ? balance(c) : money(c);
         }
         final List<ReferenceEngine.Order> live = reference.liveOrders();
         if (live.size() > 300 && random.nextBoolean()) {
@@ -279,6 +279,16 @@ public final class RandomCommandStream {
             c.orderId = target.orderId();
             c.clientOrderId = 0;
         }
+        return c;
+    }
+
+    /** BALANCE of a configured or unknown account, in a known or unknown asset; its numbers are only echoed. */
+    private Command balance(final Command c) {
+        c.clear().type = CommandType.BALANCE;
+        c.account = random.nextInt(20) == 0 ? 99 : account();
+        c.symbol = random.nextInt(20) == 0 ? 9 : ASSETS[random.nextInt(ASSETS.length)];
+        c.clientOrderId = 1 + random.nextInt(3);
+        c.quantity = 3;
         return c;
     }
 

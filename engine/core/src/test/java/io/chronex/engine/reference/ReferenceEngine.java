@@ -186,6 +186,7 @@ public final class ReferenceEngine {
             case SET_ACCOUNT_LIMITS -> setLimits(c);
             case SNAPSHOT -> describeAdmin(c);
             case DEPOSIT, WITHDRAW, ADJUST -> money(c);
+            case BALANCE -> balance(c);
             default -> reject(c, RejectReason.UNKNOWN_COMMAND);
         }
         // Level changes: every level touched, in first-touch order, with its state now.
@@ -550,7 +551,9 @@ public final class ReferenceEngine {
             reason = RejectReason.INVALID_REFERENCE;
         } else if (c.type == CommandType.ADJUST ? c.quantity == 0 : c.quantity <= 0) {
             reason = RejectReason.INVALID_AMOUNT;
-        } else if (after.compareTo(big(Long.MAX_VALUE)) > 0) {
+        } else if (after.compareTo(big(Long.MAX_VALUE)) > 0 || (c.type != CommandType.WITHDRAW && c.quantity > 0
+            && big(netDeposits(c.symbol)).add(big(c.quantity)).compareTo(big(Long.MAX_VALUE)) > 0)) {
+            // Past a long in the account, or in the asset's total over every account (step 4).
             reason = RejectReason.INVALID_AMOUNT;
         } else if (after.signum() < 0) {
             reason = RejectReason.INSUFFICIENT_FUNDS;
@@ -562,7 +565,7 @@ public final class ReferenceEngine {
         if (reason != RejectReason.NONE) {
             reject(c, reason);
             if (reason == RejectReason.INSUFFICIENT_FUNDS) {
-                r.fundsNeeded = big(c.quantity).abs().longValueExact();
+                r.fundsNeeded = big(c.quantity).abs().min(big(Long.MAX_VALUE)).longValueExact();
             }
         } else {
             appliedReferences.add(c.clientOrderId);
@@ -577,6 +580,26 @@ public final class ReferenceEngine {
             r.clientOrderId = c.clientOrderId;
             r.quantity = c.quantity;
         }
+        r.balanceAvailable = account.available[asset];
+        r.balanceHeld = account.held[asset];
+    }
+
+    /** BALANCE: a known account's balance of a known asset; an unknown account is not created. */
+    private void balance(final Command c) {
+        final Account account = accounts.get(c.account);
+        if (account == null) {
+            reject(c, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        final int asset = assetIndex(c.symbol);
+        if (asset < 0) {
+            reject(c, RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        r.account = c.account;
+        r.symbol = c.symbol;
+        r.clientOrderId = c.clientOrderId;
+        r.quantity = c.quantity;
         r.balanceAvailable = account.available[asset];
         r.balanceHeld = account.held[asset];
     }

@@ -272,8 +272,10 @@ public final class SpecCommandStream {
             badInput(c);
         } else if (roll < 35) {
             admin(c);
-        } else if (roll < 65) {
+        } else if (roll < 62) {
             money(c);
+        } else if (roll < 65) {
+            balance(c);
         } else if (roll < 65 + cancelShare) {
             cancel(c);
         } else if (roll < 65 + cancelShare + 70) {
@@ -708,6 +710,15 @@ public final class SpecCommandStream {
             }
         }
         return -1;
+    }
+
+    /** A BALANCE: mostly a known account and asset, sometimes an unknown one of either. */
+    private void balance(final Command c) {
+        c.clear().type = CommandType.BALANCE;
+        c.account = rnd.nextInt(10) == 0 ? 424_242 : ACCOUNTS[randomAccount()];
+        c.symbol = rnd.nextInt(10) == 0 ? 31_337 : ASSETS[rnd.nextInt(ASSETS.length)];
+        c.clientOrderId = rnd.nextLong();
+        c.quantity = rnd.nextLong();
     }
 
     /** A DEPOSIT, WITHDRAW or ADJUST, good or wrong in one way, or the start of a plan. */

@@ -191,6 +191,7 @@ public final class SpecReference {
             case SET_ACCOUNT_LIMITS -> setAccountLimits(c, r);
             case SNAPSHOT -> admin(c, r, 0);
             case DEPOSIT, WITHDRAW, ADJUST -> money(c, r);
+            case BALANCE -> balance(c, r);
             default -> throw new AssertionError("command type the spec does not describe: " + c.type);
         }
         // Level entries were created when first touched; their contents are the state after the whole command.
@@ -666,6 +667,26 @@ public final class SpecReference {
             r.quantity = c.quantity;
             r.orderStatus = OrderStatus.NONE;
         }
+        r.balanceAvailable = b.available;
+        r.balanceHeld = b.held;
+    }
+
+    /** BALANCE: an account that exists, an asset that exists; nothing changes, nobody is created. */
+    private void balance(final Command c, final Result r) {
+        if (!accounts.containsKey(c.account)) {
+            reject(c, r, RejectReason.UNKNOWN_ACCOUNT);
+            return;
+        }
+        if (!assets.containsKey(c.symbol)) {
+            reject(c, r, RejectReason.UNKNOWN_ASSET);
+            return;
+        }
+        final Balance b = balance(c.account, c.symbol);
+        r.account = c.account;
+        r.symbol = c.symbol;
+        r.clientOrderId = c.clientOrderId;
+        r.quantity = c.quantity;
+        r.orderStatus = OrderStatus.NONE;
         r.balanceAvailable = b.available;
         r.balanceHeld = b.held;
     }

@@ -307,7 +307,7 @@ final class SpecReferenceTest {
     }
 
     @Test
-    void aBidWithAReservePriceHoldsAtTheHighestPriceItHasHeldAtOneWithoutFollowsItsPrice() {
+    void aBidMovedAboveItsReservePriceFollowsItsPriceFromThenOnAsOneWithout() {
         final SpecReference m = moneyModel();
         apply(m, c.money(CommandType.DEPOSIT, OFF, USD, 10_000, 1));
         apply(m, c.limit(OFF, PAID, 1, Side.BUY, 100, 10));
@@ -319,7 +319,7 @@ final class SpecReferenceTest {
         assertEquals("7600/2400", balances(m, OFF, USD));
         apply(m, c.move(OFF, 2, 90));
         apply(m, c.move(OFF, 1, 90));
-        // Clarification 11: the reserved bid still holds 10 x 120; the other 10 x 100.
-        assertEquals("7800/2200", balances(m, OFF, USD));
+        // Clarification 11: above its reserve the bid held at its price, which is no reserve; both now hold 10 x 100.
+        assertEquals("8000/2000", balances(m, OFF, USD));
     }
 }
