@@ -29,11 +29,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * dictionary, on the shipped configuration (USD in cents, ACME and GLOBEX in shares, 1 cent a share to the taker):
  * after a deposit and a bid that holds part of it, a CollateralInquiry for USD and one for every asset are answered
  * with a CollateralReport per asset (available, held, their sum; TotNumReports, LastRptRequested on the last), and
- * an unknown Currency or another account's Account with a rejected CollateralInquiryAck.
+ * an unknown Currency, another account's Account, or an account the engine does not know with a rejected
+ * CollateralInquiryAck.
  */
 class GatewayCollateralInquiryTest {
     private static final String SESSIONS = """
           - {senderCompId: ALICE, account: 1}
+          - {senderCompId: CAROL, account: 9}
         """;
 
     @TempDir
@@ -44,8 +46,10 @@ class GatewayCollateralInquiryTest {
         try (Exchange exchange = new Exchange(tmp, SESSIONS); ChildJvm jvms = new ChildJvm()) {
             exchange.startEngine();
             exchange.startGateway();
-            try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true)) {
+            try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true);
+                 QfjClient carol = new QfjClient("CAROL", null, exchange.port, true)) {
                 alice.awaitLogon();
+                carol.awaitLogon();
                 deposit(jvms, exchange, "1", "USD", "1000.10", "1");
                 deposit(jvms, exchange, "1", "ACME", "7", "2");
                 // 5 x (100.00 + 0.01 taker fee) held while it rests.
@@ -80,6 +84,15 @@ class GatewayCollateralInquiryTest {
                 assertReport(alice.next(), "Q5", "ACME", "7", "0", "7", 1, true);
                 assertFalse(alice.events.stream().anyMatch(e -> e.startsWith("sent Reject")),
                     "QuickFIX/J refused something the gateway sent: " + alice.events);
+
+                // Account 9 is not in the engine's file (and none is created on first use): the engine refuses the BALANCE.
+                carol.send(inquiry("Q6", "USD", null));
+                final Message unknown = carol.next();
+                assertRefused(unknown, "Q6", "UNKNOWN_ACCOUNT");
+                assertEquals("USD", unknown.getString(15), unknown.toString());
+                assertEquals(1, unknown.getInt(911), unknown.toString());
+                assertFalse(carol.events.stream().anyMatch(e -> e.startsWith("sent Reject")),
+                    "QuickFIX/J refused something the gateway sent: " + carol.events);
             }
         }
     }
