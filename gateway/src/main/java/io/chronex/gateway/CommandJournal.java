@@ -15,10 +15,10 @@ import net.openhft.chronicle.queue.ExcerptAppender;
 /**
  * Order entry's path into the journal: a session's order-entry message, in sequence, becomes one
  * engine command (a CollateralInquiry one BALANCE per asset it asks) appended to the commands
- * queue with its hop timestamps and MsgSeqNum, or is
- * refused here (throttle, anything {@link OrderEntry} cannot translate) with the reject FIX has
- * for that request. Also journals cancel-on-disconnect, and keeps the state file's scan-from
- * checkpoint near the journal's end so a restart scans little.
+ * queue with its hop timestamps and MsgSeqNum, or is refused here (throttle, anything
+ * {@link OrderEntry} cannot translate) with the reject FIX has for that request. Also journals
+ * cancel-on-disconnect, and keeps the state file's scan-from checkpoint near the journal's end so
+ * a restart scans little.
  */
 final class CommandJournal implements FixSession.Application {
     private static final long SECOND = 1_000_000_000L;

@@ -40,7 +40,7 @@ final class ExecutionReports {
     private final ClOrdIdTable clOrdIds;
     /** A field, so noting releases allocates nothing per result. */
     private final ClOrdIdReleases.Sink releases;
-    /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL), read back with it. */
+    /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL, BALANCE), read back with it. */
     final CommandText requestText = new CommandText();
     /** The CollInquiryID journalled with a BALANCE, where a refusal reads it. */
     private final UnsafeBuffer inquiryId = new UnsafeBuffer(requestText.newClientOrderId);
