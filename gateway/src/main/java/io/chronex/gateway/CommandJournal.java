@@ -1,6 +1,7 @@
 package io.chronex.gateway;
 
 import io.chronex.api.Command;
+import io.chronex.api.CommandType;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
@@ -13,10 +14,11 @@ import net.openhft.chronicle.queue.ExcerptAppender;
 
 /**
  * Order entry's path into the journal: a session's order-entry message, in sequence, becomes one
- * engine command appended to the commands queue with its hop timestamps and MsgSeqNum, or is
- * refused here (throttle, anything {@link OrderEntry} cannot translate) with the reject FIX has
- * for that request. Also journals cancel-on-disconnect, and keeps the state file's scan-from
- * checkpoint near the journal's end so a restart scans little.
+ * engine command (a CollateralInquiry one BALANCE per asset it asks) appended to the commands
+ * queue with its hop timestamps and MsgSeqNum, or is refused here (throttle, anything
+ * {@link OrderEntry} cannot translate) with the reject FIX has for that request. Also journals
+ * cancel-on-disconnect, and keeps the state file's scan-from checkpoint near the journal's end so
+ * a restart scans little.
  */
 final class CommandJournal implements FixSession.Application {
     private static final long SECOND = 1_000_000_000L;
@@ -113,13 +115,18 @@ final class CommandJournal implements FixSession.Application {
             // Kept before the append, so no kill loses the route of a journalled request; its index right after.
             routes.claim();
         }
-        CommandCodec.append(commands, command, hops, orderEntry.ids);
-        lastAppendIndex = commands.lastIndexAppended();
+        append();
         if (routes != null) {
             routes.journalled(lastAppendIndex);
         }
-        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
-        commandsAppended++;
+        if (command.type == CommandType.BALANCE) {
+            // The rest of the inquiry: the same question for the next asset, numbered on, so each answer knows if it is the last.
+            for (int k = 2; k <= orderEntry.inquiryCount; k++) {
+                command.symbol = orderEntry.inquiryAsset(k);
+                command.clientOrderId = k;
+                append();
+            }
+        }
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
             received.add(s.account, command.clientOrderId);
         }
@@ -127,6 +134,13 @@ final class CommandJournal implements FixSession.Application {
             // The first command this gateway ever journalled: from now on a restart scans from here.
             state.scanFrom(lastAppendIndex);
         }
+    }
+
+    private void append() {
+        CommandCodec.append(commands, command, hops, orderEntry.ids);
+        lastAppendIndex = commands.lastIndexAppended();
+        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
+        commandsAppended++;
     }
 
     /**
@@ -197,6 +211,12 @@ final class CommandJournal implements FixSession.Application {
             e.addLong(FixTags.ORD_REJ_REASON, reason);
             e.addAscii(FixTags.TEXT, text);
             e.addUtcTimestamp(FixTags.TRANSACT_TIME, now);
+        } else if (msgType == FixMsgTypes.COLLATERAL_INQUIRY) {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.COLLATERAL_INQUIRY_ACK, now);
+            final boolean hasId = decoder.has(FixTags.COLL_INQUIRY_ID);
+            CollateralMessages.refusal(e, decoder.buffer(), hasId ? decoder.valueOffset(FixTags.COLL_INQUIRY_ID) : 0,
+                hasId ? decoder.valueLength(FixTags.COLL_INQUIRY_ID) : 0, 0, s.account,
+                decoder.has(FixTags.CURRENCY) ? decoder.stringValue(FixTags.CURRENCY) : null, text);
         } else if (msgType == FixMsgTypes.ORDER_MASS_CANCEL_REQUEST) {
             final FixEncoder e = outbox.begin(s, FixMsgTypes.ORDER_MASS_CANCEL_REPORT, now);
             copy(e, FixTags.CL_ORD_ID);

@@ -20,7 +20,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * The return path: tails the events queue and turns each engine result into the reports its
  * sessions must get ({@link ExecutionReports}), committed to the {@link Outbox} in batches. The
  * answer to a cancel, replace or mass cancel also needs the request (its ClOrdID), read back from
- * the journal by the index the event names.
+ * the journal by the index the event names, as does a balance (its inquiry's CollInquiryID).
  */
 final class EventsToReports {
     /** Events read in one pass stop adding to the outbound batch beyond this. */
@@ -176,7 +176,8 @@ final class EventsToReports {
         }
         Command req = null;
         final CommandType type = result.commandType;
-        if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL)) {
+        if (direct != null && (type == CommandType.CANCEL || type == CommandType.REPLACE || type == CommandType.MASS_CANCEL
+            || type == CommandType.BALANCE)) {
             req = readCommand(header.commandIndex);
             if (req == null) {
                 eventFailed(index, "command " + Long.toHexString(header.commandIndex)

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
@@ -17,6 +18,7 @@ import io.chronex.gateway.fix.FixTags;
 import io.chronex.queues.CommandText;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Turns one engine result into the FIX messages each of this gateway's sessions must get: the
@@ -38,8 +40,10 @@ final class ExecutionReports {
     private final ClOrdIdTable clOrdIds;
     /** A field, so noting releases allocates nothing per result. */
     private final ClOrdIdReleases.Sink releases;
-    /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL), read back with it. */
+    /** The texts journalled with the request being answered (CANCEL, REPLACE, MASS_CANCEL, BALANCE), read back with it. */
     final CommandText requestText = new CommandText();
+    /** The CollInquiryID journalled with a BALANCE, where a refusal reads it. */
+    private final UnsafeBuffer inquiryId = new UnsafeBuffer(requestText.newClientOrderId);
     /** ClOrdID and OrigClOrdID (length 0: none) of the report being built. */
     private final byte[] clOrd = new byte[CommandText.MAX_LENGTH];
     private int clOrdLength;
@@ -76,8 +80,8 @@ final class ExecutionReports {
      * Builds the messages for one result into the outbox (the caller commits them).
      *
      * @param direct  the session that sent the command, or null when it came from elsewhere
-     * @param request for CANCEL, REPLACE and MASS_CANCEL from a session here: the command as journalled (for the request's ClOrdID),
-     *                with its texts in {@link #requestText}
+     * @param request for CANCEL, REPLACE, MASS_CANCEL and BALANCE from a session here: the command as journalled (for the
+     *                request's ClOrdID or CollInquiryID), with its texts in {@link #requestText}
      * @param requestRoute the route of the command when it came from a session here with one ({@link RequestRoutes}), else 0
      */
     void onResult(final long eventsIndex, final Result r, final FixSession direct, final Command request, final long nowMillis,
@@ -120,6 +124,8 @@ final class ExecutionReports {
                 }
             } else if (type == CommandType.MASS_CANCEL) {
                 massCancelReport(direct, r, request);
+            } else if (type == CommandType.BALANCE) {
+                balance(direct, r);
             }
         }
         for (int i = 0; i < r.fillCount(); i++) {
@@ -347,6 +353,25 @@ final class ExecutionReports {
             if (symbol != null) {
                 e.addAscii(FixTags.SYMBOL, symbol.name());
             }
+        }
+        outbox.end(commandReadNanos, engineAppendNanos);
+    }
+
+    /**
+     * The answer to one BALANCE of a CollateralInquiry: a CollateralReport, or a CollateralInquiryAck rejected when the
+     * engine refused it (or, were the gateway's configuration older than the engine's, the asset is not known here).
+     */
+    private void balance(final FixSession s, final Result r) {
+        final AssetSpec asset = symbols.assetById(r.symbol);
+        if (r.isRejected() || asset == null) {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.COLLATERAL_INQUIRY_ACK, now, requestRoute);
+            CollateralMessages.refusal(e, inquiryId, 0, requestText.newClientOrderIdLength, r.quantity, s.account,
+                asset == null ? null : asset.code(),
+                r.isRejected() ? r.rejectReason.name() : "asset " + r.symbol + " is not in this gateway's configuration");
+        } else {
+            final FixEncoder e = outbox.begin(s, FixMsgTypes.COLLATERAL_REPORT, now, requestRoute);
+            CollateralMessages.report(e, execId, execId(), requestText.newClientOrderId, requestText.newClientOrderIdLength, s.account,
+                asset.code(), asset.decimals(), r.balanceAvailable, r.balanceHeld, r.clientOrderId, r.quantity);
         }
         outbox.end(commandReadNanos, engineAppendNanos);
     }

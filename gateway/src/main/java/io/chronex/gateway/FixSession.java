@@ -25,8 +25,8 @@ final class FixSession {
     /** Where the session layer hands application messages that arrived in sequence. */
     interface Application {
         /**
-         * An order-entry message with the expected MsgSeqNum, in the decoder. The session counts it
-         * as received when this returns, so whatever it journals is journalled first.
+         * An order-entry message (or a CollateralInquiry, journalled as orders are) with the expected MsgSeqNum, in the
+         * decoder. The session counts it as received when this returns, so whatever it journals is journalled first.
          */
         void onOrderEntry(FixSession session, FixDecoder message, int msgType, long seq);
 
@@ -411,7 +411,8 @@ final class FixSession {
         }
         switch (msgType) {
             case FixMsgTypes.NEW_ORDER_SINGLE, FixMsgTypes.ORDER_CANCEL_REQUEST, FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST,
-                FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> application.onOrderEntry(this, message, msgType, seq);
+                FixMsgTypes.ORDER_MASS_CANCEL_REQUEST, FixMsgTypes.COLLATERAL_INQUIRY -> application.onOrderEntry(this, message, msgType,
+                seq);
             case FixMsgTypes.MARKET_DATA_REQUEST -> {
                 if (marketData != null) {
                     marketData.onRequest(this, message);

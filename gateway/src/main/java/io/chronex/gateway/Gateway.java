@@ -56,7 +56,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         FixTags.ORIG_CL_ORD_ID, FixTags.ACCOUNT, FixTags.SYMBOL, FixTags.SIDE, FixTags.ORDER_QTY, FixTags.ORD_TYPE, FixTags.PRICE,
         FixTags.TIME_IN_FORCE, FixTags.EXEC_INST, FixTags.TRANSACT_TIME, FixTags.MASS_CANCEL_REQUEST_TYPE,
         FixTags.MD_REQ_ID, FixTags.SUBSCRIPTION_REQUEST_TYPE, FixTags.MARKET_DEPTH, FixTags.MD_UPDATE_TYPE, FixTags.AGGREGATED_BOOK,
-        FixTags.NO_MD_ENTRY_TYPES, FixTags.MD_ENTRY_TYPE, FixTags.NO_RELATED_SYM,
+        FixTags.NO_MD_ENTRY_TYPES, FixTags.MD_ENTRY_TYPE, FixTags.NO_RELATED_SYM, FixTags.COLL_INQUIRY_ID, FixTags.CURRENCY,
     };
 
     private final int gatewayId;
@@ -147,7 +147,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.published = new GatewaySessionsFile(data.gatewayDir(gatewayId).resolve("sessions"), gatewayId, names, config.compId(),
             System.currentTimeMillis());
         this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
-        final OrderEntry orderEntry = new OrderEntry(config.symbols(), clOrdIds);
+        final OrderEntry orderEntry = new OrderEntry(config.symbols(), config.assets(), clOrdIds);
         orderEntry.routes = requestRoutes;
         this.commandsQueue = data.commands();
         this.eventsQueue = data.events();

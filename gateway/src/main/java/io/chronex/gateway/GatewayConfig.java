@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.runtime.Args;
@@ -19,13 +20,14 @@ import java.util.Set;
 /**
  * A gateway's configuration (config/gateway.yaml): where it listens, its CompID, limits, and the
  * FIX sessions it serves, each bound to one account. Symbols come from the engine's own file, so
- * the two can never disagree about names, price scales and ticks.
+ * the two can never disagree about names, price scales and ticks; so do the assets accounts hold
+ * (empty when the engine's file has none), which a CollateralInquiry asks the balances of.
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
                             int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve,
                             int sendingTimeToleranceSeconds, boolean validateUnusedFields, int marketDataMaxBacklog,
-                            int marketDataMaxSubscriptions) {
+                            int marketDataMaxSubscriptions, List<AssetSpec> assets) {
     /** How far a client's SendingTime may be from the gateway's clock unless the file says otherwise (as QuickFIX/J's MaxLatency). */
     public static final int DEFAULT_SENDING_TIME_TOLERANCE_SECONDS = 120;
 
@@ -157,7 +159,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
             perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused,
-            mdBacklog, mdSubscriptions);
+            mdBacklog, mdSubscriptions, engine.assets());
     }
 
     /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */
@@ -186,7 +188,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
     }
 
     private static Asset asset(final io.chronex.api.EngineConfig engine, final int id) {
-        final io.chronex.api.AssetSpec spec = id == 0 ? null : engine.asset(id);
+        final AssetSpec spec = id == 0 ? null : engine.asset(id);
         return spec == null ? null : new Asset(spec.code(), spec.decimals());
     }
 }

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.OrderType;
@@ -14,6 +15,8 @@ import io.chronex.queues.CommandText;
  * Turns one decoded FIX application message into an engine command, or says exactly why not.
  * Prices are decimal text turned into ticks with the symbol's price scale; a price or quantity
  * that is not exactly on the grid is refused, never rounded. The account is always the session's.
+ * A CollateralInquiry (a balance query) becomes BALANCE commands, one per asset asked: the first is
+ * filled in here, the others are the same with the next asset and number ({@link #inquiryAsset}).
  */
 final class OrderEntry {
     /** What {@link #translate} concluded. */
@@ -28,11 +31,22 @@ final class OrderEntry {
 
     private final GatewayConfig.Symbol[] symbols;
     private final byte[][] symbolNames;
+    /** The engine's assets in its file's order, which is the order an inquiry for all of them is answered in. */
+    private final AssetSpec[] assets;
+    private final byte[][] assetCodes;
+    /** For the Text of an inquiry naming an asset that is not there. */
+    private final String assetList;
+    /** The assets the inquiry translated last asks, report k (1..inquiryCount) for inquiryAssets[k - 1]. */
+    private final int[] inquiryAssets;
+    int inquiryCount;
     private final ClOrdIdTable clOrdIds;
     /** The ClOrdID texts of the command translated last, journalled with it. */
     final CommandText ids = new CommandText();
     /** Third-party routes of requests (null: not kept, as in tests of order entry alone); set by {@link Gateway}. */
     RequestRoutes routes;
+
+    static final String INQUIRY_ID_RULE = "CollInquiryID must be 1..64 printable ASCII characters (0x21..0x7E: no spaces,"
+        + " no control characters), as a ClOrdID";
 
     /** What {@link #clOrdId} returns for a ClOrdID that breaks {@link ClientOrderIds#RULE}; hashes are never 0. */
     private static final long INVALID = 0;
@@ -46,7 +60,20 @@ final class OrderEntry {
     GatewayConfig.Symbol symbol;
 
     OrderEntry(final java.util.List<GatewayConfig.Symbol> symbols, final ClOrdIdTable clOrdIds) {
+        this(symbols, java.util.List.of(), clOrdIds);
+    }
+
+    OrderEntry(final java.util.List<GatewayConfig.Symbol> symbols, final java.util.List<AssetSpec> assets, final ClOrdIdTable clOrdIds) {
         this.clOrdIds = clOrdIds;
+        this.assets = assets.toArray(new AssetSpec[0]);
+        this.assetCodes = new byte[this.assets.length][];
+        this.inquiryAssets = new int[this.assets.length];
+        final StringBuilder list = new StringBuilder();
+        for (int i = 0; i < this.assets.length; i++) {
+            assetCodes[i] = this.assets[i].code().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            list.append(i == 0 ? "" : ", ").append(this.assets[i].code());
+        }
+        this.assetList = list.toString();
         this.symbols = symbols.toArray(new GatewayConfig.Symbol[0]);
         this.symbolNames = new byte[this.symbols.length][];
         for (int i = 0; i < this.symbols.length; i++) {
@@ -63,6 +90,20 @@ final class OrderEntry {
         return null;
     }
 
+    AssetSpec assetById(final int id) {
+        for (final AssetSpec a : assets) {
+            if (a.id() == id) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    /** The asset report k (1..{@link #inquiryCount}) of the inquiry translated last asks. */
+    int inquiryAsset(final int k) {
+        return inquiryAssets[k - 1];
+    }
+
     /** Fills c from the message (account forced to the session's). */
     Outcome translate(final FixDecoder m, final int msgType, final long account, final Command c) {
         c.clear();
@@ -75,6 +116,7 @@ final class OrderEntry {
             case FixMsgTypes.ORDER_CANCEL_REQUEST -> cancel(m, c);
             case FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST -> replace(m, c);
             case FixMsgTypes.ORDER_MASS_CANCEL_REQUEST -> massCancel(m, c);
+            case FixMsgTypes.COLLATERAL_INQUIRY -> inquiry(m, c);
             default -> throw new IllegalArgumentException("not an order-entry message: " + msgType);
         }
         if (outcome == Outcome.COMMAND && routes != null) {
@@ -204,6 +246,68 @@ final class OrderEntry {
             return;
         }
         outcome = Outcome.COMMAND;
+    }
+
+    /**
+     * CollateralInquiry: BALANCE of one asset (Currency) or of every asset, numbered 1..n with n in quantity. The
+     * CollInquiryID, if any, is journalled as the request's ClOrdID text, so the reports can echo it.
+     */
+    private void inquiry(final FixDecoder m, final Command c) {
+        c.type = CommandType.BALANCE;
+        if (m.has(FixTags.COLL_INQUIRY_ID)) {
+            final int offset = m.valueOffset(FixTags.COLL_INQUIRY_ID);
+            final int length = m.valueLength(FixTags.COLL_INQUIRY_ID);
+            if (!ClientOrderIds.valid(m.buffer(), offset, length)) {
+                business(99, INQUIRY_ID_RULE);
+                return;
+            }
+            m.buffer().getBytes(offset, ids.newClientOrderId, 0, length);
+            ids.newClientOrderIdLength = length;
+        }
+        if (!accountMatches(m, c)) {
+            return;
+        }
+        if (m.has(FixTags.ON_BEHALF_OF_COMP_ID)) {
+            // Its reports would need a route per report; nothing asks for it yet.
+            business(99, "CollateralInquiry with OnBehalfOfCompID (third-party routing) is not supported");
+            return;
+        }
+        if (m.has(FixTags.SUBSCRIPTION_REQUEST_TYPE) && m.charValue(FixTags.SUBSCRIPTION_REQUEST_TYPE) != '0') {
+            business(99, "SubscriptionRequestType " + m.stringValue(FixTags.SUBSCRIPTION_REQUEST_TYPE)
+                + " is not supported: a CollateralInquiry is answered once (0, snapshot)");
+            return;
+        }
+        if (assets.length == 0) {
+            business(99, "no assets: accounts on this exchange hold no money, there is no balance to report");
+            return;
+        }
+        if (m.has(FixTags.CURRENCY)) {
+            final AssetSpec asset = asset(m);
+            if (asset == null) {
+                business(99, "unknown Currency " + m.stringValue(FixTags.CURRENCY) + " (assets: " + assetList + ")");
+                return;
+            }
+            inquiryAssets[0] = asset.id();
+            inquiryCount = 1;
+        } else {
+            for (int i = 0; i < assets.length; i++) {
+                inquiryAssets[i] = assets[i].id();
+            }
+            inquiryCount = assets.length;
+        }
+        c.symbol = inquiryAssets[0];
+        c.clientOrderId = 1;
+        c.quantity = inquiryCount;
+        outcome = Outcome.COMMAND;
+    }
+
+    private AssetSpec asset(final FixDecoder m) {
+        for (int i = 0; i < assets.length; i++) {
+            if (m.valueEquals(FixTags.CURRENCY, assetCodes[i])) {
+                return assets[i];
+            }
+        }
+        return null;
     }
 
     /** Cancel and replace: OrigClOrdID names the order, ClOrdID is the request's (kept in newClientOrderId). */

@@ -1,6 +1,7 @@
 package io.chronex.gateway;
 
 import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
 import org.agrona.DirectBuffer;
@@ -147,6 +148,14 @@ class FixSessionTest {
         logon("", 1, 30);
         message(2, "D", "11=A1\u0001");
         assertEquals(List.of("order D 2"), application);
+        assertEquals(3, session.expectedInbound());
+    }
+
+    @Test
+    void aCollateralInquiryInSequenceGoesToTheApplicationAsOrdersDo() {
+        logon("", 1, 30);
+        message(2, "BB", "909=Q1\u0001");
+        assertEquals(List.of("order " + (char) FixMsgTypes.COLLATERAL_INQUIRY + " 2"), application);
         assertEquals(3, session.expectedInbound());
     }
 

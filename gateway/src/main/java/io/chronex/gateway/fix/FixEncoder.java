@@ -135,6 +135,33 @@ public final class FixEncoder {
         return this;
     }
 
+    /**
+     * scaled / 10^decimals with every one of the decimals written, as money is written ((100010, 2) is "1000.10",
+     * (0, 2) is "0.00"): an amount reads in its asset's units, unlike {@link #addDecimal}, which drops trailing zeros.
+     */
+    public FixEncoder addAmount(final int tag, final long scaled, final int decimals) {
+        if (decimals <= 0 || decimals > 18) {
+            return addLong(tag, scaled);
+        }
+        tag(tag);
+        long v = scaled;
+        if (v < 0) {
+            buffer.putByte(position++, (byte) '-');
+            v = -v;
+        }
+        final long scale = POWERS[decimals];
+        natural(v / scale);
+        long fraction = v % scale;
+        buffer.putByte(position++, (byte) '.');
+        for (int i = decimals - 1; i >= 0; i--) {
+            buffer.putByte(position + i, (byte) ('0' + fraction % 10));
+            fraction /= 10;
+        }
+        position += decimals;
+        buffer.putByte(position++, SOH);
+        return this;
+    }
+
     /** UTCTimestamp with milliseconds: YYYYMMDD-HH:MM:SS.sss. */
     public FixEncoder addUtcTimestamp(final int tag, final long epochMillis) {
         tag(tag);

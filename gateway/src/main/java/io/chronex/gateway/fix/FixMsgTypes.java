@@ -25,6 +25,9 @@ public final class FixMsgTypes {
     public static final int MARKET_DATA_INCREMENTAL_REFRESH = 'X';
     public static final int MARKET_DATA_REQUEST_REJECT = 'Y';
     public static final int SECURITY_STATUS = 'f';
+    public static final int COLLATERAL_REPORT = 'B' | 'A' << 8;
+    public static final int COLLATERAL_INQUIRY = 'B' | 'B' << 8;
+    public static final int COLLATERAL_INQUIRY_ACK = 'B' | 'G' << 8;
 
     private FixMsgTypes() {
     }

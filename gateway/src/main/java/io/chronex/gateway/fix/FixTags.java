@@ -10,6 +10,7 @@ public final class FixTags {
     public static final int CHECK_SUM = 10;
     public static final int CL_ORD_ID = 11;
     public static final int CUM_QTY = 14;
+    public static final int CURRENCY = 15;
     public static final int END_SEQ_NO = 16;
     public static final int EXEC_ID = 17;
     public static final int EXEC_INST = 18;
@@ -79,6 +80,16 @@ public final class FixTags {
     public static final int TOTAL_AFFECTED_ORDERS = 533;
     public static final int USERNAME = 553;
     public static final int PASSWORD = 554;
+    public static final int MARGIN_EXCESS = 899;
+    public static final int TOTAL_NET_VALUE = 900;
+    public static final int CASH_OUTSTANDING = 901;
+    public static final int COLL_RPT_ID = 908;
+    public static final int COLL_INQUIRY_ID = 909;
+    public static final int COLL_STATUS = 910;
+    public static final int TOT_NUM_REPORTS = 911;
+    public static final int LAST_RPT_REQUESTED = 912;
+    public static final int COLL_INQUIRY_STATUS = 945;
+    public static final int COLL_INQUIRY_RESULT = 946;
 
     private FixTags() {
     }
