@@ -40,7 +40,8 @@ final class Funds {
         long holdPrice = 0;
         final long amount;
         if (c.side == Side.SELL) {
-            if (!market && pair.askBelowFee(c.price)) {
+            // An ask never sells where its proceeds would not pay its fee: no seller ends below zero.
+            if (budget ? pair.budgetAskBelowFee(c.price, c.quantity) : !market && pair.askBelowFee(c.price)) {
                 return RejectReason.INVALID_PRICE;
             }
             amount = pair.askHold(c.quantity);
@@ -75,12 +76,15 @@ final class Funds {
     /**
      * MOVE and priority-losing REPLACE: holds what the order will need at its new price and leaves (a bid holds at
      * the new price, or at its reserve price while the new price is not above it); INSUFFICIENT_FUNDS, with
-     * {@link #needed} the difference, when the account cannot pay it.
+     * {@link #needed} the difference, when the account cannot pay it; INVALID_PRICE for an ask moved below its fee.
      */
     RejectReason rehold(final Order order, final long price, final long leaves) {
         final Pair pair = order.book.funded;
         if (pair == null) {
             return RejectReason.NONE;
+        }
+        if (order.side == Side.SELL && pair.askBelowFee(price)) {
+            return RejectReason.INVALID_PRICE;
         }
         final long holdPrice = order.side == Side.SELL ? 0 : order.hold.reserved && price <= order.hold.price ? order.hold.price : price;
         final long more = pair.required(order.side, leaves, holdPrice) - order.hold.amount;

@@ -176,14 +176,17 @@ public final class MatchingEngine {
         final boolean budget = order.timeInForce == TimeInForce.FOK_BUDGET;
         result.orderType = c.orderType;
         final SelfTradePrevention stp = checks.selfTradeMode(account);
-        if ((order.timeInForce == TimeInForce.FOK && !BookWalks.canFillCompletely(book, order, !market, order.price, stp))
+        // A market ask paid for in assets stops where its proceeds would no longer pay its fee.
+        final boolean floored = market && pair != null && c.side == Side.SELL;
+        final long limit = floored ? pair.lowestAskPrice() : order.price;
+        if ((order.timeInForce == TimeInForce.FOK && !BookWalks.canFillCompletely(book, order, !market || floored, limit, stp))
             || (budget && !BookWalks.fitsBudget(book, order, order.price, stp))) {
             cancelRemainder(order, CancelReason.UNFILLED_REMAINDER);
             describeOrder(order, OrderStatus.CANCELLED);
             releaseOrder(order);
             return;
         }
-        matchAndRest(book, order, market, budget);
+        matchAndRest(book, order, market, (!market && !budget) || floored, limit);
     }
 
     /** The account of a new order, created with the default limits on first use where allowed; null when unknown. */
@@ -219,9 +222,9 @@ public final class MatchingEngine {
      * Matches a new order, then rests what is left of a GTC or DAY limit order and cancels what is
      * left of anything else (or of an order self-trade prevention stopped).
      */
-    private void matchAndRest(final OrderBook book, final Order order, final boolean market, final boolean budget) {
+    private void matchAndRest(final OrderBook book, final Order order, final boolean market, final boolean limited, final long limit) {
         final TimeInForce tif = order.timeInForce;
-        final boolean stoppedBySelfTrade = match(book, order, !market && !budget, order.price);
+        final boolean stoppedBySelfTrade = match(book, order, limited, limit);
         final OrderStatus status;
         boolean rests = false;
         if (order.leaves == 0) {

@@ -54,6 +54,16 @@ public final class Pair {
         return multiply(price, quoteScale) < takerFee;
     }
 
+    /** A FOK_BUDGET ask whose budget could not pay the taker fee on its whole quantity. */
+    public boolean budgetAskBelowFee(final long budget, final long quantity) {
+        return multiply(budget, quoteScale) < multiply(quantity, takerFee);
+    }
+
+    /** The lowest price whose proceeds pay the taker fee: where a market ask stops. */
+    public long lowestAskPrice() {
+        return Math.max(1, (takerFee + quoteScale - 1) / quoteScale);
+    }
+
     /** a x b for non-negative operands, Long.MAX_VALUE if it would overflow. */
     public static long multiply(final long a, final long b) {
         final long high = Math.multiplyHigh(a, b);

@@ -464,7 +464,9 @@ public final class ReferenceEngine {
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
         if (c.side == Side.SELL) {
-            if (!market && big(c.price).multiply(big(spec.quoteScale())).compareTo(big(spec.takerFee())) < 0) {
+            // An ask never sells where its proceeds could not pay its fee: a budget ask's budget pays it on all of it.
+            final BigInteger fee = big(spec.takerFee()).multiply(big(budget ? c.quantity : 1));
+            if (!market && big(c.price).multiply(big(spec.quoteScale())).compareTo(fee) < 0) {
                 return RejectReason.INVALID_PRICE;
             }
             hold[0] = saturate(big(c.quantity).multiply(big(spec.baseScale())));
@@ -499,6 +501,22 @@ public final class ReferenceEngine {
             return RejectReason.INSUFFICIENT_FUNDS;
         }
         return RejectReason.NONE;
+    }
+
+    /** A paid-for ask at a price whose proceeds could not pay the taker fee. */
+    private boolean askBelowFee(final Order o, final long price) {
+        final SymbolSpec spec = books.get(o.symbol).spec;
+        return paid(o.symbol) && o.side == Side.SELL
+            && big(price).multiply(big(spec.quoteScale())).compareTo(big(spec.takerFee())) < 0;
+    }
+
+    /** The smallest price p with p x quoteScale at least the taker fee (and at least 1). */
+    private static long lowestPayingPrice(final SymbolSpec spec) {
+        long p = 1;
+        while (big(p).multiply(big(spec.quoteScale())).compareTo(big(spec.takerFee())) < 0) {
+            p = Math.max(p + 1, spec.takerFee() / spec.quoteScale());
+        }
+        return p;
     }
 
     /**
@@ -803,7 +821,10 @@ public final class ReferenceEngine {
 
     /** An accepted new order: the fill-or-kill checks, matching, and what becomes of the rest. */
     private void execute(final Command c, final Order o, final boolean market, final boolean budget) {
-        final boolean killed = (c.timeInForce == TimeInForce.FOK && !fokPasses(o, !market, c.price))
+        // A paid-for market ask takes no bid below the lowest price whose proceeds pay its fee.
+        final boolean floored = market && o.side == Side.SELL && paid(c.symbol);
+        final long limit = floored ? lowestPayingPrice(books.get(c.symbol).spec) : c.price;
+        final boolean killed = (c.timeInForce == TimeInForce.FOK && !fokPasses(o, !market || floored, limit))
             || (budget && !budgetPasses(o, c.price));
         if (killed) {
             o.leaves = 0;
@@ -812,7 +833,7 @@ public final class ReferenceEngine {
             describe(o, c.orderType, OrderStatus.CANCELLED);
             return;
         }
-        final boolean stopped = match(o, !market && !budget, c.price);
+        final boolean stopped = match(o, (!market && !budget) || floored, limit);
         final OrderStatus status;
         if (o.leaves == 0) {
             giveBackAll(o);
@@ -930,6 +951,10 @@ public final class ReferenceEngine {
             reject(c, reason);
             return;
         }
+        if (askBelowFee(o, c.price)) {
+            reject(c, RejectReason.INVALID_PRICE);
+            return;
+        }
         if (!holdForAmendment(o, c.price, o.leaves)) {
             reject(c, RejectReason.INSUFFICIENT_FUNDS);
             return;
@@ -965,6 +990,10 @@ public final class ReferenceEngine {
             return;
         }
         final boolean inPlace = c.price == o.price && c.quantity <= o.quantity;
+        if (!inPlace && askBelowFee(o, c.price)) {
+            reject(c, RejectReason.INVALID_PRICE);
+            return;
+        }
         if (!inPlace && !holdForAmendment(o, c.price, c.quantity - o.cumulative)) {
             reject(c, RejectReason.INSUFFICIENT_FUNDS);
             return;

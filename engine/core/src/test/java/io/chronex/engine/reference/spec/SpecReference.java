@@ -131,6 +131,8 @@ public final class SpecReference {
         long holdPrice;
         /** The hold price is a reserve price given with the order (so a MOVE not above it keeps it). */
         boolean reserved;
+        /** A paid-for MARKET ask: the lowest bid price it may sell at (its proceeds pay its fee there); 0 = none. */
+        long floor;
     }
 
     private final TreeMap<Integer, Sym> symbols = new TreeMap<>();
@@ -251,6 +253,9 @@ public final class SpecReference {
             o.reserved = c.side == Side.BUY && c.reservePrice != 0;
             o.holdPrice = o.reserved ? c.reservePrice : c.price;
             hold(sym, o, hold.longValueExact());
+            if (market && c.side == Side.SELL) {
+                o.floor = lowestPayingPrice(sym);
+            }
         }
         final boolean fok = c.timeInForce == TimeInForce.FOK || budget;
         final boolean hasLimit = !market && !budget;
@@ -691,6 +696,13 @@ public final class SpecReference {
         r.balanceHeld = b.held;
     }
 
+    /** The lowest price whose proceeds, price x quoteScale, pay the taker fee; at least 1. */
+    private static long lowestPayingPrice(final Sym sym) {
+        final BigInteger[] qr = sym.takerFee.divideAndRemainder(sym.quoteScale);
+        final long ceiling = qr[0].longValueExact() + (qr[1].signum() > 0 ? 1 : 0);
+        return Math.max(1, ceiling);
+    }
+
     /** FUNDS is on and the symbol names assets: its orders are paid for. */
     private boolean paysFor(final Sym sym) {
         return on(RiskCheck.FUNDS) && sym.base != 0;
@@ -705,7 +717,9 @@ public final class SpecReference {
         final boolean market = c.orderType == OrderType.MARKET;
         final boolean budget = c.timeInForce == TimeInForce.FOK_BUDGET;
         if (c.side == Side.SELL) {
-            return !market && big(c.price).multiply(sym.quoteScale).compareTo(sym.takerFee) < 0 ? RejectReason.INVALID_PRICE : null;
+            // The fee an ask's proceeds must pay: on one unit at its price, or, for a budget, on its whole quantity.
+            final BigInteger fee = budget ? sym.takerFee.multiply(big(c.quantity)) : sym.takerFee;
+            return !market && big(c.price).multiply(sym.quoteScale).compareTo(fee) < 0 ? RejectReason.INVALID_PRICE : null;
         }
         if (c.reservePrice != 0 && (market || (budget && c.reservePrice != c.price) || c.reservePrice < c.price)) {
             return RejectReason.INVALID_RESERVE_PRICE;
@@ -768,6 +782,10 @@ public final class SpecReference {
                                     final long quantity) {
         if (!paysFor(sym)) {
             return true;
+        }
+        if (o.side == Side.SELL && big(price).multiply(sym.quoteScale).compareTo(sym.takerFee) < 0) {
+            reject(c, r, RejectReason.INVALID_PRICE);
+            return false;
         }
         final boolean keepsReserve = o.side == Side.BUY && o.reserved && price <= o.holdPrice;
         final long holdPrice = o.side == Side.SELL ? 0 : keepsReserve ? o.holdPrice : price;
@@ -879,7 +897,7 @@ public final class SpecReference {
         final Side opposite = taker.side.opposite();
         while (taker.leaves > 0) {
             final long best = bestPrice(sym, opposite);
-            if (best == NO_PRICE || (hasLimit && worseThanLimit(taker.side, best, taker.price))) {
+            if (best == NO_PRICE || (hasLimit && worseThanLimit(taker.side, best, taker.price)) || best < taker.floor) {
                 return false;
             }
             final Ord maker = level(sym, opposite, best).get(0);
@@ -955,7 +973,7 @@ public final class SpecReference {
         BigInteger cost = BigInteger.ZERO;
         walk:
         for (final long price : levelPrices(sym, opposite)) {
-            if (hasLimit && worseThanLimit(taker.side, price, taker.price)) {
+            if ((hasLimit && worseThanLimit(taker.side, price, taker.price)) || price < taker.floor) {
                 break;
             }
             for (final Ord maker : level(sym, opposite, price)) {

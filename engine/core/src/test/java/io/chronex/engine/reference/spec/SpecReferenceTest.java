@@ -294,16 +294,17 @@ final class SpecReferenceTest {
     }
 
     @Test
-    void aMarketAskIntoABidBelowTheFeePaysTheDifferenceFromItsAvailable() {
+    void aMarketAskTakesNoBidWhoseProceedsWouldNotPayItsFee() {
         final SpecReference m = moneyModel();
         apply(m, c.money(CommandType.DEPOSIT, OFF, USD, 1_000, 1));
         apply(m, c.money(CommandType.DEPOSIT, 2, BTC, 5, 2));
         apply(m, c.limit(OFF, PAID, 1, Side.BUY, 1, 5));
         apply(m, c.newOrder(2, PAID, 1, Side.SELL, OrderType.MARKET, TimeInForce.IOC, 0, 5));
-        // Clarification 14: proceeds 5 x 1 less the taker fee 5 x 10.
-        assertEquals("-45/0", balances(m, 2, USD));
-        assertEquals("980/0", balances(m, OFF, USD));
-        assertEquals(BigInteger.valueOf(65), m.feesCollected(USD));
+        // Clarification 14: 5 x 1 would not pay the 10 taker fee: nothing trades, the seller's BTC comes back.
+        assertEquals("0/0", balances(m, 2, USD));
+        assertEquals("5/0", balances(m, 2, BTC));
+        assertEquals("945/55", balances(m, OFF, USD));
+        assertEquals(BigInteger.ZERO, m.feesCollected(USD));
     }
 
     @Test
