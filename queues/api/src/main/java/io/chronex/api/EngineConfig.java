@@ -30,7 +30,8 @@ public record EngineConfig(List<SymbolSpec> symbols, List<AccountSpec> accounts,
             }
         }
         for (final SymbolSpec symbol : symbols) {
-            if (symbol.hasAssets() && (asset(symbol.baseAsset()) == null || asset(symbol.quoteAsset()) == null)) {
+            // The parameter, not asset(id): a compact constructor assigns the record's fields only after its body.
+            if (symbol.hasAssets() && (find(assets, symbol.baseAsset()) == null || find(assets, symbol.quoteAsset()) == null)) {
                 throw new IllegalArgumentException("symbol " + symbol.name() + " names an asset that is not configured");
             }
         }
@@ -38,6 +39,10 @@ public record EngineConfig(List<SymbolSpec> symbols, List<AccountSpec> accounts,
 
     /** The asset with this id, or null. */
     public AssetSpec asset(final int id) {
+        return find(assets, id);
+    }
+
+    private static AssetSpec find(final List<AssetSpec> assets, final int id) {
         for (final AssetSpec asset : assets) {
             if (asset.id() == id) {
                 return asset;
