@@ -102,6 +102,11 @@ final class ExchangeCoreRunner implements AutoCloseable {
         api.submitCommand(translate(c));
     }
 
+    /** Submits without waiting; the future completes with exchange-core's result code. */
+    CompletableFuture<CommandResultCode> submitAsync(final Command c) {
+        return api.submitCommandAsync(translate(c));
+    }
+
     /** Waits until every command submitted so far has been processed. */
     void sync() {
         get(api.submitCommandAsync(ApiNop.builder().build()));
