@@ -30,10 +30,14 @@ import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
 import io.chronex.api.TimeInForce;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * exchange-core 0.5.3 running in this JVM in its EXCHANGE (spot) mode, driven by our {@link Command}s.
@@ -55,10 +59,12 @@ final class ExchangeCoreRunner implements AutoCloseable {
     private final ExchangeCore core;
     private final ExchangeApi api;
     private int reportId;
+    /** Answers to order commands (place, move, cancel, reduce) by result code, pipelined ones included. */
+    private final Map<CommandResultCode, LongAdder> orderAnswers = new ConcurrentHashMap<>();
 
     private ExchangeCoreRunner() {
         core = ExchangeCore.builder()
-            .resultsConsumer((cmd, seq) -> { })
+            .resultsConsumer(this::count)
             .exchangeConfiguration(ExchangeConfiguration.defaultBuilder()
                 .performanceCfg(PerformanceConfiguration.baseBuilder().msgsInGroupLimit(1).waitStrategy(CoreWaitStrategy.YIELDING).build())
                 .ordersProcessingCfg(OrdersProcessingConfiguration.DEFAULT)
@@ -66,6 +72,22 @@ final class ExchangeCoreRunner implements AutoCloseable {
             .build();
         core.startup();
         api = core.getApi();
+    }
+
+    private void count(final OrderCommand cmd, final long seq) {
+        switch (cmd.command) {
+            case PLACE_ORDER, MOVE_ORDER, CANCEL_ORDER, REDUCE_ORDER ->
+                orderAnswers.computeIfAbsent(cmd.resultCode, code -> new LongAdder()).increment();
+            default -> {
+            }
+        }
+    }
+
+    /** How many order commands exchange-core has answered with each result code (call {@link #sync} first). */
+    Map<CommandResultCode, Long> orderAnswers() {
+        final Map<CommandResultCode, Long> counts = new TreeMap<>();
+        orderAnswers.forEach((code, count) -> counts.put(code, count.sum()));
+        return counts;
     }
 
     /** Starts an empty exchange-core; close it to stop its threads. */
@@ -100,11 +122,6 @@ final class ExchangeCoreRunner implements AutoCloseable {
     /** Submits without waiting (answers are discarded); {@link #sync} waits until everything submitted is done. */
     void submit(final Command c) {
         api.submitCommand(translate(c));
-    }
-
-    /** Submits without waiting; the future completes with exchange-core's result code. */
-    CompletableFuture<CommandResultCode> submitAsync(final Command c) {
-        return api.submitCommandAsync(translate(c));
     }
 
     /** Waits until every command submitted so far has been processed. */

@@ -103,7 +103,7 @@ final class FundsStream {
         final long id = liveIds.get(random.nextInt(liveIds.size()));
         final Live o = live.get(id);
         if (roll < 780) {
-            c.move(o.uid, id, movePrice(o));
+            c.move(o.uid, id, movePrice(o, spec(o.symbol)));
         } else if (roll < 870) {
             c.cancel(o.uid, id);
         } else {
@@ -184,12 +184,25 @@ final class FundsStream {
         return c;
     }
 
-    private long movePrice(final Live o) {
+    private long movePrice(final Live o, final SymbolSpec spec) {
         final long step = random.nextInt(25) - 12;
         if (o.side == Side.BUY) {
             return Math.max(1, Math.min(o.reserve, o.price + step));
         }
+        if (random.nextInt(100) == 0) {
+            // Below the fee: neither refuses a MOVE there (exchange-core checks the fee only on placing an ask).
+            return 1 + random.nextLong(Math.max(1, spec.takerFee() / spec.quoteScale()));
+        }
         return Math.max(1, o.price + step);
+    }
+
+    private SymbolSpec spec(final int id) {
+        for (final SymbolSpec spec : symbols) {
+            if (spec.id() == id) {
+                return spec;
+            }
+        }
+        throw new IllegalArgumentException("symbol " + id);
     }
 
     /** A MOVE, CANCEL or REDUCE of an order that is gone, never was, or is another user's. */
