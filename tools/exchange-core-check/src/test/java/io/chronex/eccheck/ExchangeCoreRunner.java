@@ -55,6 +55,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class ExchangeCoreRunner implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 60;
+    private static final long SYNC_TIMEOUT_SECONDS = 600;
 
     private final ExchangeCore core;
     private final ExchangeApi api;
@@ -126,7 +127,8 @@ final class ExchangeCoreRunner implements AutoCloseable {
 
     /** Waits until every command submitted so far has been processed. */
     void sync() {
-        get(api.submitCommandAsync(ApiNop.builder().build()));
+        // Behind up to a ring buffer (16K) of pipelined commands, at a few ms each on a loaded machine.
+        get(api.submitCommandAsync(ApiNop.builder().build()), SYNC_TIMEOUT_SECONDS);
     }
 
     /**
@@ -183,8 +185,12 @@ final class ExchangeCoreRunner implements AutoCloseable {
     }
 
     private static <T> T get(final CompletableFuture<T> future) {
+        return get(future, TIMEOUT_SECONDS);
+    }
+
+    private static <T> T get(final CompletableFuture<T> future, final long timeoutSeconds) {
         try {
-            return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return future.get(timeoutSeconds, TimeUnit.SECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted waiting for exchange-core", e);

@@ -103,12 +103,24 @@ class FundsDifferentialTest {
         }
     }
 
-    /** A pair of base/QUOTE with random scales and fees (makerFee <= takerFee, as ours requires). */
+    /**
+     * A pair of base/QUOTE with random scales and fees (makerFee <= takerFee, as ours requires): no fees, fees of
+     * a third to most of the price (so asks near the fee threshold trade), or small ones; a maker fee of 0, the
+     * taker's, or between.
+     */
     private static SymbolSpec pair(final int id, final int base, final SplittableRandom random) {
         final long baseScale = new long[]{1, 10, 100}[random.nextInt(3)];
         final long quoteScale = new long[]{1, 5, 10}[random.nextInt(3)];
-        final long takerFee = quoteScale * random.nextInt(40) + random.nextInt((int) quoteScale + 1);
-        final long makerFee = random.nextLong(takerFee + 1);
+        final long takerFee = switch (random.nextInt(4)) {
+            case 0 -> 0;
+            case 1 -> quoteScale * (30 + random.nextInt(40));
+            default -> quoteScale * random.nextInt(40) + random.nextInt((int) quoteScale + 1);
+        };
+        final long makerFee = switch (random.nextInt(3)) {
+            case 0 -> 0;
+            case 1 -> takerFee;
+            default -> random.nextLong(takerFee + 1);
+        };
         return SymbolSpec.plain(id).withAssets(base, QUOTE, baseScale, quoteScale, takerFee, makerFee);
     }
 
