@@ -20,11 +20,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * ec-1M with money, funded as exchange-core's own benchmark funds it ({@link Ec1m}).
  *
  * <p>The whole stream through our engine alone must accept every command and end with exchange-core's own
- * totals from reference.txt: fees, the sum of balances and the orders balances. exchange-core itself needs
- * 85 s or more for the whole stream on the 2-core machine (bin/check-exchange-core runs it, {@link Ec1mFullCheck}),
- * too long for the suite: here it runs the first {@value #PREFIX} commands beside ours, one at a time, each answer
- * compared (trades, reduces), then every account. exchange-core runs with {@code msgsInGroupLimit(1)}
- * ({@link ExchangeCoreRunner}).
+ * totals from reference.txt: fees, the sum of balances and the orders balances. exchange-core itself runs the
+ * first {@value #PREFIX} commands beside ours, one at a time, each answer compared (trades, reduces), then every
+ * account: 12 s on an idle 2-core machine, 16 s on a loaded one. The whole stream pipelined into exchange-core
+ * ({@link Ec1mFullCheck}, bin/check-exchange-core) takes 14 s idle but 185 s loaded, which the suite should
+ * not risk. exchange-core runs with {@code msgsInGroupLimit(1)} ({@link ExchangeCoreRunner}).
  */
 class Ec1mFundsTest {
     private static final int PREFIX = 20_000;
