@@ -96,7 +96,7 @@ class FundsDifferentialTest {
             }
             for (int i = 1; i <= COMMANDS; i++) {
                 step(seed, index++, stream.next(c), r, ec, ours, symbols, stream);
-                if (i % CHECK_EVERY == 0) {
+                if (i % CHECK_EVERY == 0 || i == COMMANDS) {
                     AccountCheck.all(ec, ours, users, symbols, ASSETS, "seed " + seed + " after command " + index);
                 }
             }
