@@ -158,7 +158,11 @@ final class FundsStream {
         final int s = symbolIndex();
         final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
         final long quantity = quantity();
-        final long perUnit = Math.max(1, mid[s] + (side == Side.BUY ? 1 : -1) * (random.nextInt(20) - 5));
+        final SymbolSpec spec = symbols.get(s);
+        // An ask's budget pays the fee on its whole quantity here: ours refuses one that does not, exchange-core does not
+        // (docs/engine.md, where we differ on purpose), so the stream leaves those out.
+        final long floor = side == Side.SELL ? (spec.takerFee() + spec.quoteScale() - 1) / spec.quoteScale() : 1;
+        final long perUnit = Math.max(floor, mid[s] + (side == Side.BUY ? 1 : -1) * (random.nextInt(20) - 5));
         c.newOrder(user(), symbols.get(s).id(), nextOrderId++, side, OrderType.LIMIT, TimeInForce.FOK_BUDGET, perUnit * quantity, quantity);
         if (side == Side.BUY) {
             c.reservePrice = c.price;
@@ -189,11 +193,9 @@ final class FundsStream {
         if (o.side == Side.BUY) {
             return Math.max(1, Math.min(o.reserve, o.price + step));
         }
-        if (random.nextInt(100) == 0) {
-            // Below the fee: neither refuses a MOVE there (exchange-core checks the fee only on placing an ask).
-            return 1 + random.nextLong(Math.max(1, spec.takerFee() / spec.quoteScale()));
-        }
-        return Math.max(1, o.price + step);
+        // Not below the fee: ours refuses an ask moved there (its proceeds could not pay its fee), exchange-core moves it
+        // (docs/engine.md, where we differ on purpose).
+        return Math.max((spec.takerFee() + spec.quoteScale() - 1) / spec.quoteScale(), Math.max(1, o.price + step));
     }
 
     private SymbolSpec spec(final int id) {
