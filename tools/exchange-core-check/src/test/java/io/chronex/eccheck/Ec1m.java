@@ -95,7 +95,11 @@ final class Ec1m {
 
     /** exchange-core with the pair and the users funded; the caller closes it. */
     static ExchangeCoreRunner fundedExchangeCore() {
-        final ExchangeCoreRunner ec = ExchangeCoreRunner.start();
+        return funded(ExchangeCoreRunner.start());
+    }
+
+    /** This exchange-core with the pair added and the users funded; closed if that fails. */
+    static ExchangeCoreRunner funded(final ExchangeCoreRunner ec) {
         try {
             ec.addSymbol(symbol());
             final Command c = new Command();
