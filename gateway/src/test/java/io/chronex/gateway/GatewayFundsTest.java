@@ -84,6 +84,24 @@ class GatewayFundsTest {
         // BOB took: 1000.00 less 10 x 0.01.
         assertEquals(List.of("RESULT account=2 asset=USD available=999.90 held=0.00", "RESULT account=2 asset=ACME available=0 held=0",
             "RESULT account=2 asset=GLOBEX available=0 held=0"), balances(2));
+        // The export has the cash movements as records of their own: asset, amount and the balance after, reference as ClOrdID.
+        final List<String> deposits = audit("export", "--format", "csv").stream().filter(l -> l.contains(",DEPOSIT,")).toList();
+        assertEquals(2, deposits.size(), deposits.toString());
+        assertTrue(deposits.get(0).contains(",cash,DEPOSIT,0,1,,1,") && deposits.get(0).endsWith(",USD,1000.10,1000.10,0.00"),
+            deposits.get(0));
+        assertTrue(deposits.get(1).endsWith(",ACME,10,10,0"), deposits.get(1));
+    }
+
+    private List<String> audit(final String... argv) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final List<String> args = new ArrayList<>(List.of(argv));
+        args.addAll(List.of("--data-dir", tmp.resolve("data").toString(), "--config", tmp.resolve("engine.yaml").toString()));
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Audit.exitCode(args.toArray(new String[0]), out);
+        }
+        assertEquals(0, exit, bytes.toString(StandardCharsets.UTF_8));
+        return bytes.toString(StandardCharsets.UTF_8).lines().toList();
     }
 
     private List<String> balances(final long account) {

@@ -1,6 +1,7 @@
 package io.chronex.replay.audit;
 
 import io.chronex.api.EngineConfig;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.SymbolSpec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
@@ -165,7 +166,11 @@ final class AuditQueries {
             .append(" order ").append(r.orderId).append(" account ").append(r.account)
             .append(" clOrdId ").append(r.clientOrderIdText.isEmpty() ? Long.toString(r.clientOrderId) : r.clientOrderIdText)
             .append(' ').append(symbolName(r.symbol)).append(' ').append(r.side);
-        if ("fill".equals(r.eventType)) {
+        if (r.asset != 0) {
+            sb.append(' ').append(r.commandType.toLowerCase(Locale.ROOT)).append(' ').append(amount(r.asset, r.amount)).append(' ')
+                .append(assetCode(r.asset)).append(" ref ").append(r.clientOrderId).append(", available ")
+                .append(amount(r.asset, r.available)).append(" held ").append(amount(r.asset, r.held));
+        } else if ("fill".equals(r.eventType)) {
             sb.append(' ').append(r.tradeQuantity).append('@').append(price(r.symbol, r.tradePrice)).append(" trade ").append(r.tradeId)
                 .append(" against order ").append(r.counterpartyOrderId).append(" (account ").append(r.counterpartyAccount).append(")");
         } else if (r.quantity != 0 || r.price != 0) {
@@ -199,6 +204,18 @@ final class AuditQueries {
     private String symbolName(final int symbol) {
         final SymbolSpec spec = spec(symbol);
         return spec == null ? "#" + symbol : spec.name();
+    }
+
+    /** An asset's code from the configuration, or "#id" without one. */
+    String assetCode(final int asset) {
+        final AssetSpec spec = config == null ? null : config.asset(asset);
+        return spec == null ? "#" + asset : spec.code();
+    }
+
+    /** An amount of an asset in its decimals, or as stored without the configuration. */
+    String amount(final int asset, final long amount) {
+        final AssetSpec spec = config == null ? null : config.asset(asset);
+        return spec == null ? Long.toString(amount) : spec.format(amount);
     }
 
     String price(final int symbol, final long ticks) {

@@ -13,7 +13,8 @@ import java.time.Instant;
 final class Export {
     static final String[] COLUMNS = {"sequence", "events_index", "utc_time", "event_type", "command", "order_id", "client_order_id",
         "client_order_id_text", "account", "gateway", "symbol", "side", "order_type", "validity", "price", "quantity", "leaves",
-        "cumulative", "trade_id", "trade_price", "trade_quantity", "counterparty_order_id", "counterparty_account", "reason"};
+        "cumulative", "trade_id", "trade_price", "trade_quantity", "counterparty_order_id", "counterparty_account", "reason", "asset",
+        "amount", "available", "held"};
 
     private Export() {
     }
@@ -52,7 +53,12 @@ final class Export {
             values[i++] = r.tradeQuantity;
             values[i++] = r.counterpartyOrderId;
             values[i++] = r.counterpartyAccount;
-            values[i] = r.reason;
+            values[i++] = r.reason;
+            final boolean cash = r.asset != 0;
+            values[i++] = cash ? names.assetCode(r.asset) : "";
+            values[i++] = cash ? names.amount(r.asset, r.amount) : "";
+            values[i++] = cash ? names.amount(r.asset, r.available) : "";
+            values[i] = cash ? names.amount(r.asset, r.held) : "";
             out.println(json ? jsonLine(values) : csvLine(values));
         }));
         return n[0];

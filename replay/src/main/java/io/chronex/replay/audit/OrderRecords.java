@@ -45,6 +45,13 @@ final class OrderRecords implements AnsweredCommands.Visitor {
         long counterpartyOrderId;
         long counterpartyAccount;
         String reason;
+        /** A cash movement (DEPOSIT, WITHDRAW, ADJUST) or a BALANCE: the asset's id, else 0. */
+        int asset;
+        /** A cash movement's amount (signed for ADJUST), its reference in {@link #clientOrderId}. */
+        long amount;
+        /** A cash movement or BALANCE: the account's available and held balance of the asset after it. */
+        long available;
+        long held;
         /** The command's hop times, on its own record; null on the fill and cancel records it caused. */
         Hops hops;
 
@@ -75,6 +82,10 @@ final class OrderRecords implements AnsweredCommands.Visitor {
             c.counterpartyOrderId = counterpartyOrderId;
             c.counterpartyAccount = counterpartyAccount;
             c.reason = reason;
+            c.asset = asset;
+            c.amount = amount;
+            c.available = available;
+            c.held = held;
             if (hops != null) {
                 c.hops = new Hops();
                 c.hops.gatewayId = hops.gatewayId;
@@ -167,7 +178,32 @@ final class OrderRecords implements AnsweredCommands.Visitor {
         r.cumulative = result.cumulativeQuantity;
         r.reason = result.isRejected() ? result.rejectReason.name() : "";
         r.hops = commandHops;
+        if (command != null && isCash(command.type)) {
+            cash(command, result);
+        }
         sink.record(r);
+    }
+
+    private static boolean isCash(final CommandType type) {
+        return type == CommandType.DEPOSIT || type == CommandType.WITHDRAW || type == CommandType.ADJUST || type == CommandType.BALANCE;
+    }
+
+    /**
+     * A cash movement's record (event type "cash", or "reject"): its asset, amount, reference and the balance after
+     * it, in fields of their own; the symbol, price and quantity columns stay empty (the command carries the asset
+     * id where an order carries its symbol).
+     */
+    private void cash(final Command command, final Result result) {
+        if (!result.isRejected()) {
+            r.eventType = command.type == CommandType.BALANCE ? "balance" : "cash";
+        }
+        r.asset = command.symbol;
+        r.amount = command.type == CommandType.BALANCE ? 0 : command.quantity;
+        r.symbol = 0;
+        r.quantity = 0;
+        r.price = 0;
+        r.available = result.balanceAvailable;
+        r.held = result.balanceHeld;
     }
 
     private void fill(final Result result, final Fill f, final boolean taker) {
@@ -227,6 +263,10 @@ final class OrderRecords implements AnsweredCommands.Visitor {
         r.counterpartyAccount = 0;
         r.reason = "";
         r.hops = null;
+        r.asset = 0;
+        r.amount = 0;
+        r.available = 0;
+        r.held = 0;
     }
 
     private static String name(final Enum<?> e) {
