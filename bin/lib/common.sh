@@ -111,6 +111,22 @@ chronex_listening_port() {
   sed -n 's/.*listening on [^:]*:\([0-9]*\) .*/\1/p' "$1" | head -1
 }
 
+# Funds the accounts of config/engine.yaml (the demo's FIX sessions, accounts 1-4, and the load generator's LOAD1..8,
+# accounts 101-108) in data directory DIR: bin/admin --script config/demo-funding.admin journals its deposits and waits
+# for each answer. Quiet when every deposit is accepted; otherwise prints bin/admin's output and the script dies. The
+# engine (or, in cluster mode, the gateway host's bridge) must be running; each reference is used once per data
+# directory, so fund a directory once. chronex_fund DIR [bin/admin options such as --timeout 30s]. Sets
+# CHRONEX_FUNDED to the number of deposits.
+chronex_fund() {
+  local dir="$1" script="$CHRONEX_ROOT/config/demo-funding.admin" output
+  shift
+  if ! output=$("$CHRONEX_ROOT/bin/admin" --data-dir "$dir" --script "$script" "$@" 2>&1); then
+    echo "$output" | chronex_quiet | tail -n 40 >&2
+    chronex_die "funding the accounts failed: bin/admin --data-dir $dir --script config/demo-funding.admin (see above)"
+  fi
+  CHRONEX_FUNDED=$(grep -c '^[[:space:]]*[a-z]' "$script")
+}
+
 # Waits until FILE contains TEXT (up to 30 s); otherwise prints FILE and dies naming WHAT.
 chronex_wait_for() {
   local file="$1" text="$2" what="$3"

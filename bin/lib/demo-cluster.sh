@@ -53,6 +53,9 @@ port=$(chronex_listening_port "$out/gateway.out")
 # The gateway serves at once (orders wait in the host's journal); the load waits until the bridge forwards them.
 chronex_wait_for "$data/host/bridge.log" "forwarding after" "the bridge's link to the cluster"
 echo "== gateway pid $gateway_pid on 127.0.0.1:$port, bridge pid $(cat "$data/host/bridge.pid") forwarding to leader $(leader_now)"
+# FUNDS is on in config/engine.yaml: the accounts are funded through the cluster (the host's journal, the bridge) first.
+chronex_fund "$data/host" --config "$engine_config" --timeout 30s
+echo "== funded accounts 1-4 and 101-108 through the cluster: $CHRONEX_FUNDED deposits accepted (config/demo-funding.admin)"
 "$bin/monitor" --data-dir "$data/host" --config "$engine_config" --http 127.0.0.1:0 > "$out/monitor.out" 2>&1 &
 monitor_pid=$!
 chronex_wait_for "$out/monitor.out" "serving http://" "the monitor"

@@ -1,6 +1,10 @@
 package io.chronex.gateway;
 
+import io.chronex.queues.DataDirectory;
 import io.chronex.replay.audit.Audit;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
@@ -42,6 +46,21 @@ class AuditQueriesTest {
         final String output = bytes.toString(StandardCharsets.UTF_8);
         assertEquals(0, exit, output);
         return output;
+    }
+
+    /** The index of a queue's excerpt after its first {@code skip}; the queue is closed. */
+    private static long indexAfter(final SingleChronicleQueue queue, final int skip) {
+        try (queue; ExcerptTailer tailer = queue.createTailer()) {
+            for (int i = 0; i <= skip; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    assertTrue(dc.isPresent(), "the queue has more than " + skip + " excerpts");
+                    if (i == skip) {
+                        return dc.index();
+                    }
+                }
+            }
+        }
+        throw new AssertionError("unreachable");
     }
 
     /** The record lines (those with a UTC time first), each as "type order account clOrdId". */
@@ -109,34 +128,47 @@ class AuditQueriesTest {
                 "another account's ClOrdID is not this one's");
             assertTrue(audit("order", "--data-dir", dir, "--clordid", "Z-9", "--account", "101").contains("RESULT records=0 "));
 
+            // Each account's three deposits first (config/demo-funding.admin: USD, ACME, GLOBEX; their references as clOrdId).
             final List<String> account = records(audit("account", "101", "--data-dir", dir));
-            assertEquals(5, account.size(), account.toString());
-            assertEquals("reject 0 101 NO-SUCH", account.get(4), "the cancel the engine refused, with the OrigClOrdID it named");
-            assertEquals(List.of("new " + sellOrder + " 102 B-1", "fill " + sellOrder + " 102 B-1"),
-                records(audit("account", "102", "--data-dir", dir)));
+            assertEquals(List.of("other 0 101 13", "other 0 101 14", "other 0 101 15"), account.subList(0, 3), account.toString());
+            assertEquals(3 + 5, account.size(), account.toString());
+            assertEquals("reject 0 101 NO-SUCH", account.get(7), "the cancel the engine refused, with the OrigClOrdID it named");
+            assertEquals(List.of("other 0 102 16", "other 0 102 17", "other 0 102 18", "new " + sellOrder + " 102 B-1",
+                "fill " + sellOrder + " 102 B-1"), records(audit("account", "102", "--data-dir", dir)));
 
             final String trades = audit("trades", "--data-dir", dir);
             assertTrue(trades.contains("RESULT trades=1 volume=5"), trades);
 
             final List<String> csv = Arrays.asList(audit("export", "--data-dir", dir, "--format", "csv").split("\n"));
             assertTrue(csv.get(0).startsWith("sequence,events_index,utc_time,event_type,command,order_id,client_order_id,"), csv.get(0));
-            // new, amend, the seller's new, two fill records (one per side), cancel, reject: 7 records, then the RESULT line.
-            assertEquals(1 + 7 + 1, csv.size(), String.join("\n", csv));
-            assertTrue(csv.get(csv.size() - 1).equals("RESULT records=7"), csv.get(csv.size() - 1));
+            // The funding's deposits (a record each), then new, amend, the seller's new, two fill records (one per side), cancel,
+            // reject: 7 records, then the RESULT line.
+            final int funding = Exchange.FUNDING_COMMANDS;
+            assertEquals(1 + funding + 7 + 1, csv.size(), String.join("\n", csv));
+            for (int i = 1; i <= funding; i++) {
+                final String[] row = csv.get(i).split(",");
+                assertEquals("other DEPOSIT", row[3] + " " + row[4], csv.get(i));
+            }
+            assertEquals("new NEW_ORDER", csv.get(funding + 1).split(",")[3] + " " + csv.get(funding + 1).split(",")[4]);
+            assertTrue(csv.get(csv.size() - 1).equals("RESULT records=" + (funding + 7)), csv.get(csv.size() - 1));
             final Path out = tmp.resolve("orders.jsonl");
             audit("export", "--data-dir", dir, "--format", "jsonl", "--out", out.toString());
             final List<String> json = Files.readAllLines(out);
-            assertEquals(7, json.size());
-            assertTrue(json.get(0).contains("\"event_type\":\"new\""), json.get(0));
-            assertTrue(json.get(0).contains("\"client_order_id_text\":\"A-1\""), json.get(0));
+            assertEquals(funding + 7, json.size());
+            assertTrue(json.get(funding).contains("\"event_type\":\"new\""), json.get(funding));
+            assertTrue(json.get(funding).contains("\"client_order_id_text\":\"A-1\""), json.get(funding));
 
-            final String dump = audit("dump", "--data-dir", dir, "--events", "--count", "3");
+            // From the first excerpt after the funding's.
+            final DataDirectory read = DataDirectory.openReadOnly(data);
+            final String dump = audit("dump", "--data-dir", dir, "--events", "--count", "3", "--from",
+                Long.toString(indexAfter(read.events(), funding)));
             final List<Object> docs = new ArrayList<>();
             new Yaml().loadAll(dump.substring(0, dump.lastIndexOf("RESULT"))).forEach(docs::add);
             assertEquals(3, docs.size());
             assertEquals("NEW_ORDER", ((Map<?, ?>) ((Map<?, ?>) docs.get(0)).get("result")).get("commandType"));
             assertTrue(dump.endsWith("RESULT excerpts=3\n"), dump);
-            final String commands = audit("dump", "--data-dir", dir, "--commands", "--count", "1", "--format", "json");
+            final String commands = audit("dump", "--data-dir", dir, "--commands", "--count", "1", "--format", "json", "--from",
+                Long.toString(indexAfter(read.commands(), funding)));
             assertTrue(commands.contains("\"clientOrderIdText\"") && commands.contains("A-1"), commands);
         }
     }

@@ -1,7 +1,10 @@
 package io.chronex.gateway;
 
 import io.chronex.engine.process.EngineMain;
+import io.chronex.queues.DataDirectory;
+import io.chronex.replay.Admin;
 import io.chronex.replay.audit.Audit;
+import io.chronex.runtime.ConfigYaml;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.ProjectRoot;
 
@@ -18,12 +21,16 @@ import java.util.regex.Pattern;
 
 /**
  * Test fixture: a real engine and a real gateway as child JVMs on a temporary data directory, with
- * the shipped engine configuration and a gateway configuration written by the test. Processes are
+ * the shipped engine configuration and a gateway configuration written by the test. Before the engine's first start the
+ * accounts of the shipped configuration are funded (config/demo-funding.admin: {@link #FUNDING_COMMANDS} deposits journalled
+ * first, so that orders pass the FUNDS risk check and journal counts start after them). Processes are
  * always stopped by {@link #close}, which then re-executes the journal with bin/audit verify: whatever a test
  * did (kills, restarts, halts, bad input), every result the engine recorded must be the one it gives again.
  */
 final class Exchange implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+) ");
+    /** The deposits config/demo-funding.admin journals before the engine's first start: accounts 1-4 and 101-108, 3 assets each. */
+    static final int FUNDING_COMMANDS = 36;
 
     final Path dir;
     final Path data;
@@ -32,6 +39,7 @@ final class Exchange implements AutoCloseable {
     private Process engine;
     private Process gateway;
     private int gatewayRun;
+    private boolean funded;
     /** An events excerpt the test wrote itself (not the engine's), which verify must name; -1 when none. */
     private long foreignEvent = -1;
     int port;
@@ -64,12 +72,33 @@ final class Exchange implements AutoCloseable {
 
     /** Starts (or restarts) the engine with these extra JVM options (e.g. -Dchronex.engine.slowDownMicros=N). */
     void startEngine(final List<String> jvmOptions) throws IOException, InterruptedException {
+        if (!funded) {
+            fund();
+        }
         final List<String> command = new java.util.ArrayList<>(ChildJvm.command("256m", "-XX:+UseSerialGC", EngineMain.class.getName(),
             List.of("--data-dir", data.toString(), "--config", dir.resolve("engine.yaml").toString(), "--snapshot-every", "0")));
         command.addAll(engineArgs);
         command.addAll(1, jvmOptions);
         engine = jvms.start(command, dir.resolve("engine.out"));
         await(engine, dir.resolve("engine.out"), "engine started");
+    }
+
+    /** Journals the deposits of config/demo-funding.admin (the engine answers them first when it starts). */
+    private void fund() throws IOException {
+        fund(data, dir.resolve("engine.yaml"));
+        funded = true;
+    }
+
+    /**
+     * Journals config/demo-funding.admin's {@link #FUNDING_COMMANDS} deposits into a data directory (created if need be) whose
+     * engine has not started yet, or has answered everything so far: it answers them before any later command.
+     */
+    static void fund(final Path data, final Path engineConfig) throws IOException {
+        try {
+            Admin.journal(DataDirectory.open(data), ProjectRoot.resolve("config/demo-funding.admin"), engineConfig);
+        } catch (final ConfigYaml.ConfigException e) {
+            throw new IOException("config/demo-funding.admin: " + e.getMessage(), e);
+        }
     }
 
     /** Starts (or restarts) the gateway, on the port it had before if it had one. */

@@ -87,10 +87,12 @@ class GatewayMarketDataTest {
             }
             before[40] = new Command().symbolCommand(CommandType.HALT, 1);
             operator(exchange, before);
-            Await.until("the engine answered the 41 commands", 30, () -> eventCount(exchange.data) == 41);
+            // The funding's deposits came first (Exchange): answered before these, one event each.
+            final int answers = Exchange.FUNDING_COMMANDS + 41;
+            Await.until("the engine answered the funding and the 41 commands", 30, () -> eventCount(exchange.data) == answers);
             exchange.startGateway();
             assertTrue(exchange.awaitGatewayLine("market data: books and trading status rebuilt from the ").contains(
-                "rebuilt from the 41 events before the resume point"));
+                "rebuilt from the " + answers + " events before the resume point"));
             alice.connect(exchange.port, 0);
             alice.logOn(true);
             bob.connect(exchange.port, 0);

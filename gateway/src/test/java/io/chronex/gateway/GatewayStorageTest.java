@@ -101,7 +101,7 @@ class GatewayStorageTest {
             assertTrue(massRefused.get(58).startsWith("exchange storage critical"), massRefused.toString());
             send(client, "D", order("B2", "97.00"));
             assertTrue(client.expect("8").get(58).startsWith("exchange storage critical"));
-            assertEquals(3, journalLength(dataDir), "journalled: A1, A2 and the cancel C1 only");
+            assertEquals(Exchange.FUNDING_COMMANDS + 3, journalLength(dataDir), "journalled: the funding, A1, A2 and the cancel C1 only");
 
             setFree(20 * MIB);
             awaitLog("paused: ", 1);
@@ -119,7 +119,7 @@ class GatewayStorageTest {
                 fail(e.getMessage() + ": it stalled instead of pausing:\n" + String.join("\n", log));
             }
             assertEquals(storeBefore, outboundLastIndex(dataDir), "nothing stored below a quarter of the reserve");
-            assertEquals(4, journalLength(dataDir), "the client's order not journalled while paused");
+            assertEquals(Exchange.FUNDING_COMMANDS + 4, journalLength(dataDir), "the client's order not journalled while paused");
 
             setFree(1L << 30);
             awaitLog("resumed: ", 1);
@@ -130,7 +130,8 @@ class GatewayStorageTest {
                 a2Cancelled |= "4".equals(m.get(150)) && "A2".equals(m.get(11));
                 d1New |= "0".equals(m.get(150)) && "D1".equals(m.get(11));
             }
-            assertEquals(5, journalLength(dataDir), "the order that waited in the socket journalled once space returned");
+            assertEquals(Exchange.FUNDING_COMMANDS + 5, journalLength(dataDir),
+                "the order that waited in the socket journalled once space returned");
 
             setFree(20 * MIB);
             awaitLog("paused: ", 2);
@@ -172,6 +173,8 @@ class GatewayStorageTest {
     /** Gateway and engine on this thread, as the allocation test runs them; the gateway's free space is the test's. */
     private void run(final Path dataDir, final AtomicReference<Integer> port, final AtomicReference<Throwable> failure) {
         try {
+            // Account 4 pays for its orders (the FUNDS check): deposits journalled first, answered first.
+            Exchange.fund(dataDir, tmp.resolve("engine.yaml"));
             final DataDirectory data = DataDirectory.open(dataDir);
             final EngineService engine = new EngineService(data, EngineConfigFile.load(tmp.resolve("engine.yaml")), 0, log::add);
             engine.storageReserve(0);

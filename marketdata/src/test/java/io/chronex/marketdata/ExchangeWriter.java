@@ -1,5 +1,6 @@
 package io.chronex.marketdata;
 
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -20,9 +21,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Produces a real events queue for the feed's tests: random orders, cancels, halts and resumes run through the real
  * matching engine, each result appended as the engine process appends it. Use from one thread (Chronicle's appender).
+ * First, as an operator funds accounts (config/demo-funding.admin), each account gets {@link #FUNDS} of every asset of the
+ * configuration by a deposit (its result appended too), so that its orders pass the FUNDS check.
  */
 final class ExchangeWriter implements AutoCloseable {
     private static final long[] ACCOUNTS = {101, 102, 103, 104, 105, 106, 107, 108};
+    /** Each account's deposit of each asset: far more than its orders can hold. */
+    static final long FUNDS = 1_000_000_000_000L;
 
     private final EngineConfig config;
     private final MatchingEngine engine;
@@ -45,6 +50,16 @@ final class ExchangeWriter implements AutoCloseable {
         this.appender = events.createAppender();
         this.random = new SplittableRandom(seed);
         this.halted = new boolean[config.symbols().size()];
+        long reference = 0;
+        for (final long account : ACCOUNTS) {
+            for (final AssetSpec asset : config.assets()) {
+                command.money(CommandType.DEPOSIT, account, asset.id(), FUNDS, ++reference);
+                applyAndAppend();
+                if (result.isRejected()) {
+                    throw new IllegalStateException("deposit of " + asset.code() + " for account " + account + ": " + result);
+                }
+            }
+        }
     }
 
     /** Writes {@code count} events at about {@code perSecond} (0: as fast as it can). */
@@ -53,14 +68,7 @@ final class ExchangeWriter implements AutoCloseable {
         final long startCount = written;
         for (int i = 0; i < count; i++) {
             next();
-            engine.apply(command, result);
-            header.commandIndex = commandIndex++;
-            try (DocumentContext dc = appender.writingDocument()) {
-                header.hops.engineAppendNanos = System.nanoTime();
-                EventCodec.write(dc.wire().bytes(), header, result);
-            }
-            written++;
-            lastIndex = appender.lastIndexAppended();
+            applyAndAppend();
             if (perSecond > 0 && (i & 127) == 127) {
                 // Pacing the load (not waiting for anything): stay at the asked rate.
                 final long due = start + (written - startCount) * 1_000_000_000L / perSecond;
@@ -70,6 +78,18 @@ final class ExchangeWriter implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** The command through the engine, its result appended as the engine process appends it. */
+    private void applyAndAppend() {
+        engine.apply(command, result);
+        header.commandIndex = commandIndex++;
+        try (DocumentContext dc = appender.writingDocument()) {
+            header.hops.engineAppendNanos = System.nanoTime();
+            EventCodec.write(dc.wire().bytes(), header, result);
+        }
+        written++;
+        lastIndex = appender.lastIndexAppended();
     }
 
     private void next() {

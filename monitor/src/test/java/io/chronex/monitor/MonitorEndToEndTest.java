@@ -6,6 +6,8 @@ import io.chronex.engine.process.EngineMain;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
+import io.chronex.replay.Admin;
+import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.Tool;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.ProjectRoot;
@@ -48,7 +50,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  * rejects, then, after a kill -9, the engine as gone; and reading changes no file of the directory.
  */
 class MonitorEndToEndTest {
+    /** The commands of the story below. */
     private static final int COMMANDS = 6;
+    /** Before them, config/demo-funding.admin's deposits (accounts 1-4 and 101-108, 3 assets each): FUNDS is on. */
+    private static final int FUNDING = 36;
 
     @TempDir
     Path tmp;
@@ -59,8 +64,16 @@ class MonitorEndToEndTest {
         jvms.close();
     }
 
-    /** ACME (id 1, priceScale 100) of config/engine.yaml: a trade of 3 at 100.00 leaves bid 7@100.00 and ask 4@100.50; two rejects. */
+    /**
+     * The funding's deposits, then ACME (id 1, priceScale 100) of config/engine.yaml: a trade of 3 at 100.00 leaves bid 7@100.00
+     * and ask 4@100.50; two rejects.
+     */
     private static void journal(final DataDirectory data) {
+        try {
+            Admin.journal(data, ProjectRoot.resolve("config/demo-funding.admin"), ProjectRoot.resolve("config/engine.yaml"));
+        } catch (final ConfigYaml.ConfigException e) {
+            throw new IllegalStateException(e);
+        }
         final Command c = new Command();
         final Hops hops = new Hops();
         try (SingleChronicleQueue commands = data.commands()) {
@@ -104,20 +117,20 @@ class MonitorEndToEndTest {
         final Path log = tmp.resolve("engine.out");
         final Process engine = jvms.start(EngineMain.class.getName(), List.of("--data-dir", dataDir.toString(), "--config",
             ProjectRoot.resolve("config/engine.yaml").toString(), "--idle", "backoff", "--snapshot-every", "0"), log);
-        awaitEvents(data, COMMANDS, engine, log);
+        awaitEvents(data, FUNDING + COMMANDS, engine, log);
 
         final String running = once(dataDir);
         assertTrue(running.contains("engine   alive (pid " + engine.pid() + ")"), running);
-        assertTrue(running.contains("commands in 6, events out 6"), running);
+        assertTrue(running.contains("commands in " + (FUNDING + 6) + ", events out " + (FUNDING + 6)), running);
         assertTrue(running.contains("backlog  0 commands"), running);
-        assertTrue(running.contains("accepted 4, rejected 2: UNKNOWN_SYMBOL 1, UNKNOWN_ORDER 1"), running);
+        assertTrue(running.contains("accepted " + (FUNDING + 4) + ", rejected 2: UNKNOWN_SYMBOL 1, UNKNOWN_ORDER 1"), running);
         assertTrue(running.contains("ACME     1 trades, volume 3"), running);
         assertTrue(Pattern.compile("ACME +7@100\\.00 \\(1\\) +4@100\\.50 \\(1\\) +2 +1").matcher(running).find(), running);
         for (final String hop : List.of("gateway", "journal", "match", "events", "total")) {
             final Matcher m = Pattern.compile("\\n  " + hop + " +(\\d+) +([0-9.]+) +([0-9.]+) +([0-9.]+) +([0-9.]+) +([0-9.]+)\\n")
                 .matcher(running);
             assertTrue(m.find(), hop + " line in\n" + running);
-            assertEquals(COMMANDS, Integer.parseInt(m.group(1)), hop + " count in\n" + running);
+            assertEquals(FUNDING + COMMANDS, Integer.parseInt(m.group(1)), hop + " count in\n" + running);
             assertTrue(Double.parseDouble(m.group(6)) > 0, hop + " max is 0 in\n" + running);
         }
 
@@ -127,7 +140,7 @@ class MonitorEndToEndTest {
         final String gone = once(dataDir);
         assertTrue(gone.contains("engine   GONE (pid " + engine.pid()), gone);
         assertTrue(gone.contains("ENGINE GONE"), gone);
-        assertTrue(gone.contains("commands in 6, events out 6"), gone);
+        assertTrue(gone.contains("commands in " + (FUNDING + 6) + ", events out " + (FUNDING + 6)), gone);
         assertEquals(before, files(dataDir), "the monitor changed a file of the data directory");
     }
 

@@ -50,6 +50,15 @@ class SnapshotCheckTest {
     private SnapshotCheck run(final Consumer<Result> alter, final long namedIndex) throws Exception {
         final io.chronex.api.EngineConfig config = EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml"));
         final MatchingEngine engine = new MatchingEngine(config);
+        // FUNDS is on in the shipped configuration: accounts 1 and 2 are funded first (deposits move no book: no events here).
+        final Result deposited = new Result();
+        for (final long account : new long[] {1, 2}) {
+            for (final io.chronex.api.AssetSpec asset : config.assets()) {
+                engine.apply(new Command().money(io.chronex.api.CommandType.DEPOSIT, account, asset.id(), 1_000_000_000L,
+                    account * 10 + asset.id()), deposited);
+                assertFalse(deposited.isRejected(), deposited.toString());
+            }
+        }
         final Path snapshots = Files.createDirectories(tmp.resolve("snapshots"));
         final DataDirectory data = DataDirectory.open(tmp.resolve("data"));
         final Command c = new Command();

@@ -1,8 +1,12 @@
 package io.chronex.gateway.marketdata;
 
+import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
+import io.chronex.api.EngineConfig;
 import io.chronex.api.OrderType;
+import io.chronex.api.RejectReason;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.api.TimeInForce;
@@ -288,9 +292,28 @@ class FixMarketDataTest {
         }
     }
 
+    /**
+     * An engine core on the shipped configuration whose every configured account has plenty of every asset (as
+     * config/demo-funding.admin gives them), so that orders pass the FUNDS check; the deposits are not market data.
+     */
+    private static MatchingEngine fundedEngine() throws Exception {
+        final EngineConfig config = EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml"));
+        final MatchingEngine engine = new MatchingEngine(config);
+        final Command c = new Command();
+        final Result r = new Result();
+        long reference = 1;
+        for (final AccountSpec account : config.accounts()) {
+            for (final AssetSpec asset : config.assets()) {
+                engine.apply(c.money(CommandType.DEPOSIT, account.id(), asset.id(), 100_000_000_000L, reference++), r);
+                assertEquals(RejectReason.NONE, r.rejectReason, "deposit " + reference);
+            }
+        }
+        return engine;
+    }
+
     @Test
     void booksBuiltFromSnapshotAndIncrementalsEqualTheEnginesAfterEveryEvent() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Random random = new Random(22);
         final Command c = new Command();
         final Result r = new Result();
@@ -400,7 +423,7 @@ class FixMarketDataTest {
      */
     @Test
     void everySubscriptionThatMissedAnXIsWholeAgainOnceItsSessionHasCaughtUp() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Random random = new Random(2201);
         final Command c = new Command();
         final Result r = new Result();
@@ -480,7 +503,7 @@ class FixMarketDataTest {
      */
     @Test
     void aBookOfThousandsOfLevelsGoesOutInMessagesNoLongerThanTheLimit() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Command c = new Command();
         final Result r = new Result();
         request(0, "deep", '1', 0, "", "01", "ACME");
@@ -525,7 +548,7 @@ class FixMarketDataTest {
     /** A resend gap-filled market data the client may not have had: every subscription of the session gets a fresh W. */
     @Test
     void aResyncedSessionGetsAFreshSnapshotPerSubscriptionOnceCaughtUp() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Command c = new Command();
         final Result r = new Result();
         request(0, "a", '1', 0, "", "01", "ACME");
@@ -556,7 +579,7 @@ class FixMarketDataTest {
 
     @Test
     void tradesAreSentOnePerFill() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Command c = new Command();
         final Result r = new Result();
         request(0, "t", '1', 0, "", "2", "ACME");
@@ -606,7 +629,7 @@ class FixMarketDataTest {
 
     @Test
     void anEventWithoutItsXGivesItsSubscribersAFreshSnapshotAtTheNextPoll() throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml")));
+        final MatchingEngine engine = fundedEngine();
         final Command c = new Command();
         final Result r = new Result();
         request(0, "a", '1', 0, "", "01", "ACME");

@@ -5,6 +5,7 @@ import io.chronex.bench.loadgen.LoadGenMain;
 import io.chronex.engine.process.EngineMain;
 import io.chronex.gateway.GatewayMain;
 import io.chronex.monitor.Monitor;
+import io.chronex.queues.DataDirectory;
 import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.replay.Admin;
 import io.chronex.testing.Await;
@@ -49,6 +50,9 @@ class MonitorPageTest {
     void thePageShowsTheLiveExchange() throws Exception {
         final Path data = tmp.resolve("data");
         final Path engineLog = tmp.resolve("engine.out");
+        // FUNDS is on in the shipped configuration: the load generator's accounts are funded first (answered first).
+        Admin.journal(DataDirectory.open(data), ProjectRoot.resolve("config/demo-funding.admin"),
+            ProjectRoot.resolve("config/engine.yaml"));
         final Process engine = jvms.start(EngineMain.class.getName(), List.of("--data-dir", data.toString(), "--config",
             ProjectRoot.resolve("config/engine.yaml").toString(), "--idle", "backoff"), engineLog);
         ChildJvm.awaitLine(engine, engineLog, "engine started");

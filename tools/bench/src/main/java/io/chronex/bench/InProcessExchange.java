@@ -9,6 +9,7 @@ import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.queues.DataDirectory;
+import io.chronex.replay.Admin;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
@@ -66,6 +67,9 @@ public final class InProcessExchange implements AutoCloseable {
             "port: 0\nengineConfig: engine.yaml\nsessions:\n  - {senderCompId: ALLOC, account: 4}\n");
         final GatewayConfig config = GatewayConfig.load(dir.resolve("gateway.yaml"));
         final DataDirectory data = DataDirectory.open(dir.resolve("data"));
+        // FUNDS is on in the shipped configuration: account 4 is funded (config/demo-funding.admin) before it trades; the
+        // engine answers the deposits first.
+        Admin.journal(data, projectRoot.resolve("config/demo-funding.admin"), dir.resolve("engine.yaml"));
         engine = new EngineService(data, EngineConfigFile.load(dir.resolve("engine.yaml")), 0, w -> { });
         gateway = new Gateway(config, 1, 0, data, line -> { });
         client = SocketChannel.open(new InetSocketAddress("127.0.0.1", gateway.port()));

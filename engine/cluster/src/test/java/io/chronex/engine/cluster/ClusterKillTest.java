@@ -85,15 +85,15 @@ class ClusterKillTest {
             final int total = sender.stop();
             say("sending stopped after order " + total);
             awaitReports(alice, total);
-            rig.awaitMembersAnswered(total);
+            rig.awaitMembersAnswered(ClusterRig.FUNDING_COMMANDS + total);
             say("every member answered all " + total + " orders; stopping everything");
             client.close();
             client = null;
             rig.stopAll();
 
             checkReports(alice, total);
-            rig.checkJournals(total);
-            say("checked: " + total + " orders, each journalled and answered once on the host and on every member");
+            rig.checkJournals(ClusterRig.FUNDING_COMMANDS + total);
+            say("checked: the funding and " + total + " orders, each journalled and answered once on the host and on every member");
         } finally {
             if (sender != null) {
                 sender.stop();
@@ -110,7 +110,7 @@ class ClusterKillTest {
     private void awaitCaughtUp(final ClusterRig rig, final FixClient client, final Sender sender) throws Exception {
         final int through = sender.sent();
         awaitReports(client, through);
-        rig.awaitMembersAnswered(through);
+        rig.awaitMembersAnswered(ClusterRig.FUNDING_COMMANDS + through);
         say("every running member answered the first " + through + " orders");
     }
 

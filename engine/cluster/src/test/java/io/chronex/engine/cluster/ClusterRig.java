@@ -8,8 +8,10 @@ import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.replay.Admin;
 import io.chronex.replay.JournalSummary;
 import io.chronex.replay.audit.Audit;
+import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
@@ -36,11 +38,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Test fixture: a whole cluster deployment as real processes on one box: three members (bin/cluster-node's main, each
  * on its own data directory), and a gateway host (a data directory with bin/bridge's and bin/gateway's mains on it),
- * the shipped exchange configuration and a gateway configuration written here. Every process is a child JVM that
+ * the shipped exchange configuration and a gateway configuration written here. Before the bridge first starts, the host's
+ * journal gets the deposits of config/demo-funding.admin ({@link #FUNDING_COMMANDS} commands, the first the cluster answers),
+ * so that the accounts of the shipped configuration pay for their orders (FUNDS). Every process is a child JVM that
  * {@link #close} stops; what each said is in its own file under the test's directory, printed by {@link #printLogs}.
  */
 final class ClusterRig implements AutoCloseable {
     static final int MEMBERS = 3;
+    /** The deposits config/demo-funding.admin journals on the host first: accounts 1-4 and 101-108, 3 assets each. */
+    static final int FUNDING_COMMANDS = 36;
     private static final Pattern LISTENING = Pattern.compile("listening on [^:]+:(\\d+) ");
     private static final Pattern ROLE = Pattern.compile("role: (\\w+)");
     /**
@@ -195,8 +201,15 @@ final class ClusterRig implements AutoCloseable {
         return role;
     }
 
-    /** Starts (or restarts) the host's bridge, id 1. */
+    /** Starts (or restarts) the host's bridge, id 1; the first start forwards the funding deposits first. */
     void startBridge() throws IOException, InterruptedException {
+        if (bridgeRuns == 0) {
+            try {
+                Admin.journal(DataDirectory.open(host), ProjectRoot.resolve("config/demo-funding.admin"), engineYaml);
+            } catch (final ConfigYaml.ConfigException e) {
+                throw new IOException("config/demo-funding.admin: " + e.getMessage(), e);
+            }
+        }
         final Path out = output("bridge-run-" + (++bridgeRuns));
         bridge = jvms.start(clusterCommand(BridgeMain.class.getName(), List.of("--cluster",
             cluster.file().toString(), "--data-dir", host.toString(), "--id", "1", "--idle", "backoff")), out);

@@ -50,7 +50,7 @@ class ClusterSnapshotRestartTest {
             // ord-21 .. ord-30 after the snapshot: the restart replays them from the log.
             send(alice, 21, 30, "94");
             awaitNews(alice, 30);
-            final long beforeRestart = 31; // 30 orders and the SNAPSHOT command
+            final long beforeRestart = ClusterRig.FUNDING_COMMANDS + 31; // the funding, 30 orders and the SNAPSHOT command
             rig.awaitMembersAnswered(beforeRestart);
 
             final List<Integer> exits = rig.stopMembers();

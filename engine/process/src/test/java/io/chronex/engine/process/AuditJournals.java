@@ -1,6 +1,7 @@
 package io.chronex.engine.process;
 
 import io.chronex.api.Command;
+import io.chronex.api.CommandType;
 import io.chronex.api.Side;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
@@ -15,18 +16,32 @@ import net.openhft.chronicle.wire.DocumentContext;
 import java.nio.file.Path;
 import java.util.Random;
 
-/** Journals for the audit tools' tests: a seeded random stream, answered by the real engine service. */
+/**
+ * Journals for the audit tools' tests: a seeded random stream on the shipped configuration (its first commands fund the
+ * accounts it trades for), answered by the real engine service.
+ */
 final class AuditJournals {
     static final Path CONFIG = ProjectRoot.resolve("config/engine.yaml");
     /** The receipt time of command i (1-based) is START + i µs: distinct, rising, at microsecond resolution. */
     static final long START_EPOCH_NANOS = 1_795_000_000_000_000_000L;
 
+    /** The assets of the shipped configuration: USD (1), ACME (2), GLOBEX (3). */
+    static final int ASSETS = 3;
+    /**
+     * The first commands of every journal (references 1..9): each of accounts 1..3 gets {@link #FUNDS} of every asset of the
+     * shipped configuration (USD in cents, ACME and GLOBEX in shares), so that its orders pass the FUNDS check.
+     */
+    static final int FUNDING_COMMANDS = 9;
+    /** More than every order of a stream could hold at once: 10,000,000,000.00 USD, 10^12 shares. */
+    static final long FUNDS = 1_000_000_000_000L;
+
     private AuditJournals() {
     }
 
     /**
-     * Appends {@code count} orders, cancels and replaces in ACME (1) and GLOBEX (2) for accounts 1..3
-     * (seeded), and after the middle one an excerpt that is not a command (answered as malformed).
+     * Appends {@code count} commands (seeded): the {@link #FUNDING_COMMANDS} deposits funding accounts 1..3, then orders,
+     * cancels and replaces in ACME (1) and GLOBEX (2) for accounts 1..3, and after the middle one an excerpt that is not a
+     * command (answered as malformed).
      */
     static DataDirectory write(final DataDirectory data, final int count, final long seed) {
         return write(data, count, seed, 1_000L);
@@ -51,6 +66,11 @@ final class AuditJournals {
                     c.cancel(account, 1 + random.nextInt(i));
                 } else {
                     c.replace(account, 1 + random.nextInt(i), i, mid - 10 + random.nextInt(21), 1 + random.nextInt(50));
+                }
+                if (i <= FUNDING_COMMANDS) {
+                    // In place of the seed's command i (its random draws made all the same, so that every later command is
+                    // the one the seed gives there): a deposit for account 1..3 (in turn) of asset 1..3, reference i.
+                    c.money(CommandType.DEPOSIT, 1 + (i - 1) / ASSETS, 1 + (i - 1) % ASSETS, FUNDS, i);
                 }
                 hops.clear();
                 hops.gatewayAppendNanos = System.nanoTime();
