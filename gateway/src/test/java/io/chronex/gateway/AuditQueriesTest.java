@@ -130,10 +130,10 @@ class AuditQueriesTest {
 
             // Each account's three deposits first (config/demo-funding.admin: USD, ACME, GLOBEX; their references as clOrdId).
             final List<String> account = records(audit("account", "101", "--data-dir", dir));
-            assertEquals(List.of("other 0 101 13", "other 0 101 14", "other 0 101 15"), account.subList(0, 3), account.toString());
+            assertEquals(List.of("cash 0 101 13", "cash 0 101 14", "cash 0 101 15"), account.subList(0, 3), account.toString());
             assertEquals(3 + 5, account.size(), account.toString());
             assertEquals("reject 0 101 NO-SUCH", account.get(7), "the cancel the engine refused, with the OrigClOrdID it named");
-            assertEquals(List.of("other 0 102 16", "other 0 102 17", "other 0 102 18", "new " + sellOrder + " 102 B-1",
+            assertEquals(List.of("cash 0 102 16", "cash 0 102 17", "cash 0 102 18", "new " + sellOrder + " 102 B-1",
                 "fill " + sellOrder + " 102 B-1"), records(audit("account", "102", "--data-dir", dir)));
 
             final String trades = audit("trades", "--data-dir", dir);
@@ -147,7 +147,7 @@ class AuditQueriesTest {
             assertEquals(1 + funding + 7 + 1, csv.size(), String.join("\n", csv));
             for (int i = 1; i <= funding; i++) {
                 final String[] row = csv.get(i).split(",");
-                assertEquals("other DEPOSIT", row[3] + " " + row[4], csv.get(i));
+                assertEquals("cash DEPOSIT", row[3] + " " + row[4], csv.get(i));
             }
             assertEquals("new NEW_ORDER", csv.get(funding + 1).split(",")[3] + " " + csv.get(funding + 1).split(",")[4]);
             assertTrue(csv.get(csv.size() - 1).equals("RESULT records=" + (funding + 7)), csv.get(csv.size() - 1));

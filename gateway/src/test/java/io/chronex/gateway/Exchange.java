@@ -39,7 +39,8 @@ final class Exchange implements AutoCloseable {
     private Process engine;
     private Process gateway;
     private int gatewayRun;
-    private boolean funded;
+    /** False until the funding is journalled; a test that wants unfunded accounts sets it true before the first start. */
+    boolean funded;
     /** An events excerpt the test wrote itself (not the engine's), which verify must name; -1 when none. */
     private long foreignEvent = -1;
     int port;

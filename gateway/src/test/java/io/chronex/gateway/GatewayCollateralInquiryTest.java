@@ -44,6 +44,8 @@ class GatewayCollateralInquiryTest {
     @Test
     void balancesAreReportedPerAssetAndBadInquiriesRefused() throws Exception {
         try (Exchange exchange = new Exchange(tmp, SESSIONS); ChildJvm jvms = new ChildJvm()) {
+            // No demo funding: the balances are the test's own deposits.
+            exchange.funded = true;
             exchange.startEngine();
             exchange.startGateway();
             try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true);

@@ -46,6 +46,8 @@ class GatewayFundsTest {
     @Test
     void anUnfundedOrderIsRejectedWithTheReasonAndADepositLetsItIn() throws Exception {
         try (Exchange exchange = new Exchange(tmp, SESSIONS); ChildJvm jvms = new ChildJvm()) {
+            // No demo funding: the accounts start with nothing.
+            exchange.funded = true;
             exchange.startEngine();
             exchange.startGateway();
             try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true);
