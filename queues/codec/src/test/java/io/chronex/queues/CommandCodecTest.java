@@ -45,7 +45,10 @@ class CommandCodecTest {
         c.newClientOrderId = random.nextLong();
         c.price = random.nextLong();
         c.quantity = random.nextLong();
-        c.maxOrderQuantity = random.nextLong();
+        // One slot holds a NEW_ORDER's reserve price and anything else's max order quantity: a command has one of them.
+        final long slot = random.nextLong();
+        c.reservePrice = c.type == CommandType.NEW_ORDER ? slot : 0;
+        c.maxOrderQuantity = c.type == CommandType.NEW_ORDER ? 0 : slot;
         c.maxOrderNotional = random.nextLong();
         c.maxOpenOrders = random.nextInt();
         return c;
@@ -156,6 +159,7 @@ class CommandCodecTest {
             assertEquals(written.toString() + written.postOnly + written.selfTradePrevention + written.maxOpenOrders,
                 read.toString() + read.postOnly + read.selfTradePrevention + read.maxOpenOrders);
             assertEquals(written.maxOrderQuantity, read.maxOrderQuantity);
+            assertEquals(written.reservePrice, read.reservePrice);
             assertEquals(written.maxOrderNotional, read.maxOrderNotional);
             assertEquals(writtenHops.gatewayId, readHops.gatewayId);
             assertEquals(writtenHops.sessionId, readHops.sessionId);
