@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * commands are applied first and not timed, as exchange-core's own benchmark times only this phase.
  * exchange-core gets its own base configuration, once with its threads blocking when idle and once yielding,
  * and is given the faster; its commands are pipelined (submitted without waiting), then the clock stops when it
- * has processed the last. Passes alternate ours and theirs, after untimed warm-up passes of both. A benchmark, not a test: it asserts only that every
- * command was accepted; run by bin/check-exchange-core --speed.
+ * has processed the last. Passes alternate ours and theirs, after untimed warm-up passes of both. A benchmark, not a
+ * test: it asserts only that every command was accepted; run by bin/check-exchange-core --speed.
  */
 @EnabledIfSystemProperty(named = "chronex.exchangeCore.bench", matches = "true")
 class Ec1mSpeedCheck {
