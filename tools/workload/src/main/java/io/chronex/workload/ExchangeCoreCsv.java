@@ -171,15 +171,16 @@ public final class ExchangeCoreCsv {
         final long uid = account[row];
         final long id = orderId[row];
         switch (kind[row]) {
-            case PLACE_GTC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.GTC, price[row], quantity[row]);
-            case PLACE_IOC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.IOC, price[row], quantity[row]);
+            case PLACE_GTC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.GTC, price[row], quantity[row])
+                .reservePrice = reserve[row];
+            case PLACE_IOC -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.IOC, price[row], quantity[row])
+                .reservePrice = reserve[row];
             case PLACE_FOK_BUDGET -> command.newOrder(uid, symbol, id, side(row), OrderType.LIMIT, TimeInForce.FOK_BUDGET, price[row],
-                quantity[row]);
+                quantity[row]).reservePrice = reserve[row];
             case MOVE -> command.move(uid, id, price[row]);
             case CANCEL -> command.cancel(uid, id);
             default -> command.reduce(uid, id, quantity[row]);
         }
-        command.reservePrice = reserve[row];
         return command;
     }
 
