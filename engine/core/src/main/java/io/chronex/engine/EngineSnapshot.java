@@ -3,6 +3,7 @@ package io.chronex.engine;
 import io.chronex.api.AccountSpec;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
+import io.chronex.api.RiskCheck;
 import io.chronex.api.SelfTradePrevention;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
@@ -104,7 +105,9 @@ final class EngineSnapshot {
         final boolean money = assetCount > 0;
         out.writeLong(MAGIC);
         out.writeInt(money ? VERSION : VERSION_WITHOUT_MONEY);
-        out.writeInt(engine.riskChecks());
+        // Without assets FUNDS changes nothing, and version 1 was written before it existed: leaving its bit out keeps the
+        // bytes, and so the configuration hash, of every configuration that says "all" as they were.
+        out.writeInt(money ? engine.riskChecks() : engine.riskChecks() & ~RiskCheck.FUNDS.bit());
         out.writeBoolean(engine.createAccountsOnFirstUse());
         writeAccountLimits(out, engine.defaultAccount().maxOrderQuantity(), engine.defaultAccount().maxOrderNotional(),
             engine.defaultAccount().maxOpenOrders(), engine.defaultAccount().selfTradePrevention());

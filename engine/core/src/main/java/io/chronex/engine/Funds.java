@@ -56,7 +56,8 @@ final class Funds {
             amount = pair.bidHold(c.quantity, holdPrice);
         }
         final long has = account.wallet.available(pair.heldAsset(c.side));
-        if (amount > has) {
+        // A hold that saturated is past any long: no account can pay it, even one holding Long.MAX_VALUE.
+        if (amount == Long.MAX_VALUE || amount > has) {
             needed = amount;
             available = has;
             return RejectReason.INSUFFICIENT_FUNDS;
@@ -87,10 +88,11 @@ final class Funds {
             return RejectReason.INVALID_PRICE;
         }
         final long holdPrice = order.side == Side.SELL ? 0 : order.hold.reserved && price <= order.hold.price ? order.hold.price : price;
-        final long more = pair.required(order.side, leaves, holdPrice) - order.hold.amount;
+        final long required = pair.required(order.side, leaves, holdPrice);
+        final long more = required - order.hold.amount;
         final Wallet wallet = order.account.wallet;
-        if (more > 0 && !ledger.hold(wallet, pair.heldAsset(order.side), more, order.hold)) {
-            needed = more;
+        if (required == Long.MAX_VALUE || (more > 0 && !ledger.hold(wallet, pair.heldAsset(order.side), more, order.hold))) {
+            needed = required == Long.MAX_VALUE ? Long.MAX_VALUE : more;
             available = wallet.available(pair.heldAsset(order.side));
             return RejectReason.INSUFFICIENT_FUNDS;
         }

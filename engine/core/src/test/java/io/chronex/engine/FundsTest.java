@@ -276,6 +276,32 @@ class FundsTest {
     }
 
     @Test
+    void aHoldPastAnyLongCannotBePaidEvenWithLongMaxValueAvailable() {
+        money(CommandType.DEPOSIT, ALICE, USD, Long.MAX_VALUE);
+        final long most = io.chronex.api.Command.MAX_QUANTITY;
+        // MAX_QUANTITY x MAX_PRICE is far past a long: the hold saturates and cannot be paid.
+        final Result r = f.buy(ALICE, 1, io.chronex.api.Command.MAX_PRICE, most);
+        assertEquals(RejectReason.INSUFFICIENT_FUNDS, r.rejectReason);
+        assertEquals(Long.MAX_VALUE, r.fundsNeeded);
+        assertEquals(OrderStatus.NEW, f.buy(ALICE, 2, 1, most).orderStatus);
+        final Result moved = f.move(ALICE, 2, io.chronex.api.Command.MAX_PRICE);
+        assertEquals(RejectReason.INSUFFICIENT_FUNDS, moved.rejectReason);
+        assertEquals(Long.MAX_VALUE, moved.fundsNeeded);
+        assertBalance(ALICE, USD, Long.MAX_VALUE - most * (1 + TAKER_FEE), most * (1 + TAKER_FEE));
+        assertConserved();
+    }
+
+    @Test
+    void anEngineWithoutAssetsWritesTheSnapshotItWroteBeforeMoney() {
+        final byte[] snapshot = new MatchingEngine(new EngineConfig(List.of(SymbolSpec.plain(1)), List.of(), RiskCheck.all(), false,
+            null)).snapshot();
+        final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(snapshot);
+        assertEquals(1, bytes.getInt(8), "version 1");
+        // 'all' was these eight checks before FUNDS existed: the configuration hash of such a data directory is unchanged.
+        assertEquals(0xFF, bytes.getInt(12));
+    }
+
+    @Test
     void withFundsOffTradingMovesNoMoneyButDepositsStillApply() {
         final EngineFixture off = new EngineFixture(config(0));
         off.apply(off.command.money(CommandType.DEPOSIT, ALICE, USD, 700, 1));

@@ -448,7 +448,7 @@ public final class EventCodec {
         r.balanceAvailable = 0;
         r.balanceHeld = 0;
         r.fundsNeeded = 0;
-        if (isMoneyCommand(r.commandType)) {
+        if (isMoneyCommand(r.commandType) && r.rejectReason == RejectReason.INSUFFICIENT_FUNDS) {
             r.price = 0;
             r.fundsNeeded = price;
         }
@@ -465,7 +465,8 @@ public final class EventCodec {
     }
 
     // Results about money have no order quantities and, for money commands, no price: their numbers go in those
-    // slots (docs/messages.md). A money command's result: price = funds needed, leaves = available, cumulative = held;
+    // slots (docs/messages.md). A money command's result: price = funds needed when refused for funds (else the price as
+    // echoed), leaves = available, cumulative = held;
     // an order rejected for funds: leaves = available, cumulative = funds needed.
 
     private static boolean isMoneyCommand(final CommandType type) {
@@ -473,7 +474,7 @@ public final class EventCodec {
     }
 
     private static long priceSlot(final Result r) {
-        return isMoneyCommand(r.commandType) ? r.fundsNeeded : r.price;
+        return isMoneyCommand(r.commandType) && r.rejectReason == RejectReason.INSUFFICIENT_FUNDS ? r.fundsNeeded : r.price;
     }
 
     private static long leavesSlot(final Result r) {

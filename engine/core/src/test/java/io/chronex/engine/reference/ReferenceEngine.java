@@ -495,7 +495,8 @@ public final class ReferenceEngine {
             }
         }
         final long available = accounts.get(c.account).available[holdAsset(o)];
-        if (hold[0] > available) {
+        // Saturated means past any long: nobody can pay it.
+        if (hold[0] == Long.MAX_VALUE || hold[0] > available) {
             r.fundsNeeded = hold[0];
             r.balanceAvailable = available;
             return RejectReason.INSUFFICIENT_FUNDS;
@@ -530,10 +531,11 @@ public final class ReferenceEngine {
         }
         final boolean keepReserve = o.side == Side.BUY && o.reserved && newPrice <= o.holdPrice;
         final long holdPrice = o.side == Side.BUY ? (keepReserve ? o.holdPrice : newPrice) : o.holdPrice;
-        final long more = required(o, newLeaves, holdPrice) - o.hold;
+        final long needs = required(o, newLeaves, holdPrice);
+        final long more = needs - o.hold;
         final long available = accounts.get(o.account).available[holdAsset(o)];
-        if (more > 0 && more > available) {
-            r.fundsNeeded = more;
+        if (needs == Long.MAX_VALUE || (more > 0 && more > available)) {
+            r.fundsNeeded = needs == Long.MAX_VALUE ? Long.MAX_VALUE : more;
             r.balanceAvailable = available;
             return false;
         }

@@ -241,7 +241,7 @@ public final class SpecReference {
             }
             hold = initialHold(c, sym);
             final long available = balance(acct.id, holdAsset(sym, c.side)).available;
-            if (hold.compareTo(big(available)) > 0) {
+            if (hold.compareTo(LONG_MAX) >= 0 || hold.compareTo(big(available)) > 0) {
                 reject(c, r, RejectReason.INSUFFICIENT_FUNDS);
                 r.fundsNeeded = saturate(hold);
                 r.balanceAvailable = available;
@@ -789,12 +789,14 @@ public final class SpecReference {
         }
         final boolean keepsReserve = o.side == Side.BUY && o.reserved && price <= o.holdPrice;
         final long holdPrice = o.side == Side.SELL ? 0 : keepsReserve ? o.holdPrice : price;
-        // The required amount saturates as a long, and the difference is taken from that, as the spec writes it.
-        final long more = saturate(need(sym, o.side, quantity - o.cum, holdPrice)) - o.held;
+        // A need of Long.MAX_VALUE or more cannot be paid at all (the spec); below that the difference to what is held.
+        final BigInteger needs = need(sym, o.side, quantity - o.cum, holdPrice);
+        final boolean unpayable = needs.compareTo(LONG_MAX) >= 0;
+        final long more = saturate(needs) - o.held;
         final Balance b = balance(o.account, holdAsset(sym, o.side));
-        if (more > 0 && more > b.available) {
+        if (unpayable || (more > 0 && more > b.available)) {
             reject(c, r, RejectReason.INSUFFICIENT_FUNDS);
-            r.fundsNeeded = more;
+            r.fundsNeeded = unpayable ? Long.MAX_VALUE : more;
             r.balanceAvailable = b.available;
             return false;
         }
