@@ -306,7 +306,7 @@ final class ExecutionReports {
         if (reason != RejectReason.INSUFFICIENT_FUNDS || symbol == null || symbol.quote() == null || side == null) {
             return reason.name();
         }
-        final GatewayConfig.Asset asset = side == Side.BUY ? symbol.quote() : symbol.base();
+        final AssetSpec asset = side == Side.BUY ? symbol.quote() : symbol.base();
         final StringBuilder t = text;
         t.setLength(0);
         t.append(reason.name()).append(": needs ");

@@ -35,15 +35,11 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
      * A tradable symbol as the gateway sees it: its FIX name, how a decimal price becomes ticks, and the assets its
      * orders are paid in (null when it has none), for the texts of funds rejects.
      */
-    public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize, Asset base, Asset quote) {
+    public record Symbol(int id, String name, int priceDecimals, long tickSize, long lotSize, AssetSpec base, AssetSpec quote) {
         /** A symbol without assets. */
         public Symbol(final int id, final String name, final int priceDecimals, final long tickSize, final long lotSize) {
             this(id, name, priceDecimals, tickSize, lotSize, null, null);
         }
-    }
-
-    /** An asset's code and decimals, for amounts in texts. */
-    public record Asset(String code, int decimals) {
     }
 
     /** Messages waiting for a session's socket beyond which its market-data subscriptions get no X until it catches up. */
@@ -102,8 +98,8 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(top.get("engineConfig"), "symbol " + s.name() + " has priceScale " + s.priceScale()
                     + "; a FIX gateway needs a power of ten (1, 10, 100, ...) to turn decimal prices into ticks");
             }
-            symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize(), asset(engine, s.baseAsset()),
-                asset(engine, s.quoteAsset())));
+            symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize(), engine.asset(s.baseAsset()),
+                engine.asset(s.quoteAsset())));
         }
         final int maxLength = (int) yaml.bounded(top, "maxMessageLength", 4096, 256, 1 << 20);
         final int maxConnections = (int) yaml.bounded(top, "maxConnections", 64, 1, 100_000);
@@ -185,10 +181,5 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(node, "CompID '" + id + "' may only hold printable ASCII without spaces or '='");
             }
         }
-    }
-
-    private static Asset asset(final io.chronex.api.EngineConfig engine, final int id) {
-        final AssetSpec spec = id == 0 ? null : engine.asset(id);
-        return spec == null ? null : new Asset(spec.code(), spec.decimals());
     }
 }

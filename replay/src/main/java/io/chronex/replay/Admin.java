@@ -201,14 +201,8 @@ public final class Admin {
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
             // Positioned before the append, so an answer written the moment after cannot be missed.
             final ExcerptTailer tailer = events.createTailer().toEnd();
-            final Hops hops = new Hops();
-            // Gateway 0 and session 0 mark a command that no FIX session sent: the audit tells it from client orders by this.
-            hops.gatewayReadNanos = System.nanoTime();
-            final Instant now = Instant.now(); // once per command: nanosecond resolution where the OS gives it
-            hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
             final ExcerptAppender appender = commands.createAppender();
-            // Who asked, journalled with the command: an audit of a halt or a kill switch names the operator.
-            CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));
+            append(appender, command, new Hops());
             final long index = appender.lastIndexAppended();
             final EventHeader header = new EventHeader();
             final long deadline = System.nanoTime() + timeoutNanos;
@@ -279,13 +273,19 @@ public final class Admin {
         try (SingleChronicleQueue commands = data.commands()) {
             final ExcerptAppender appender = commands.createAppender();
             for (final Command command : parseScript(script, () -> config)) {
-                hops.clear();
-                hops.gatewayReadNanos = System.nanoTime();
-                final Instant now = Instant.now();
-                hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-                CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));
+                append(appender, command, hops.clear());
             }
         }
+    }
+
+    /** Journals one operator command with its receipt times and the operator's name. */
+    private static void append(final ExcerptAppender appender, final Command command, final Hops hops) {
+        // Gateway 0 and session 0 mark a command that no FIX session sent: the audit tells it from client orders by this.
+        hops.gatewayReadNanos = System.nanoTime();
+        final Instant now = Instant.now(); // once per command: nanosecond resolution where the OS gives it
+        hops.receiptEpochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        // Who asked, journalled with the command: an audit of a halt or a kill switch names the operator.
+        CommandCodec.append(appender, command, hops, new CommandText().set(null, operator()));
     }
 
     /** Turns the operands after the options into a command. @throws Args.UsageException saying what is wrong */

@@ -2,17 +2,13 @@ package io.chronex.eccheck;
 
 import exchange.core2.core.common.cmd.CommandResultCode;
 import exchange.core2.core.common.cmd.OrderCommand;
-import io.chronex.api.AccountSpec;
-import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
-import io.chronex.api.CommandType;
-import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
-import io.chronex.api.RiskCheck;
 import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.testing.Workloads;
 import io.chronex.workload.ExchangeCoreCsv;
+import io.chronex.workload.ExchangeCoreFunding;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,15 +21,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * ec-1M with money, set up as exchange-core's own benchmark sets it up (workloads/ec-1M/reference.txt: the
- * pair's currencies, scales and fees; users 1..1000, each funded with {@value #DEPOSIT} of both currencies),
+ * pair's currencies, scales and fees; users 1..1000, each funded with ExchangeCoreFunding's deposit of both currencies),
  * for our engine and for exchange-core.
  */
 final class Ec1m {
     static final int SYMBOL = 40000;
-    static final int BASE = 3762;
-    static final int QUOTE = 3928;
-    static final int[] CURRENCIES = {BASE, QUOTE};
-    static final long DEPOSIT = 9_214_157_878_975_800L;
+    static final int[] CURRENCIES = {ExchangeCoreFunding.BASE_CURRENCY, ExchangeCoreFunding.QUOTE_CURRENCY};
     static final int USERS = 1000;
 
     private static ExchangeCoreCsv commands;
@@ -58,7 +51,7 @@ final class Ec1m {
     }
 
     static SymbolSpec symbol() {
-        return SymbolSpec.plain(SYMBOL).withAssets(BASE, QUOTE, 100, 10, 1160, 847);
+        return ExchangeCoreFunding.config(SYMBOL).symbols().get(0);
     }
 
     static List<SymbolSpec> symbols() {
@@ -73,23 +66,16 @@ final class Ec1m {
         return users;
     }
 
-    /** The i-th of the 2,000 deposits (references 1, 2, ... also rise per user, as exchange-core wants). */
-    private static Command deposit(final Command c, final int i) {
-        return c.money(CommandType.DEPOSIT, 1 + i / 2, i % 2 == 0 ? BASE : QUOTE, DEPOSIT, i + 1);
-    }
-
     /** Our engine with only the FUNDS check (exchange-core has no other), the users funded. */
     static MatchingEngine fundedEngine() {
-        final MatchingEngine engine = new MatchingEngine(new EngineConfig(symbols(), List.of(), RiskCheck.FUNDS.bit(), true,
-            AccountSpec.unlimited(0), List.of(new AssetSpec(BASE, "C" + BASE, 0), new AssetSpec(QUOTE, "C" + QUOTE, 0))));
-        final Command c = new Command();
+        final MatchingEngine engine = new MatchingEngine(ExchangeCoreFunding.config(SYMBOL));
         final Result r = new Result();
-        for (int i = 0; i < 2 * USERS; i++) {
-            engine.apply(deposit(c, i), r);
+        ExchangeCoreFunding.deposits(users(), new Command(), c -> {
+            engine.apply(c, r);
             if (r.isRejected()) {
                 throw new IllegalStateException(c + ": " + r.rejectReason);
             }
-        }
+        });
         return engine;
     }
 
@@ -106,9 +92,8 @@ final class Ec1m {
             for (final long uid : users()) {
                 ec.addUser(uid);
             }
-            for (int i = 0; i < 2 * USERS; i++) {
-                ec.submit(deposit(c, i));
-            }
+            // References 1, 2, ... rise per user too, as exchange-core wants.
+            ExchangeCoreFunding.deposits(users(), c, ec::submit);
             return ec;
         } catch (final RuntimeException e) {
             ec.close();
