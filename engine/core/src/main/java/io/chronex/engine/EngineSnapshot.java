@@ -445,7 +445,7 @@ final class EngineSnapshot {
         for (int i = 0; i < accounts.size(); i++) {
             final Wallet wallet = engine.accounts().get(accounts.get(i).id()).wallet;
             for (int asset = 0; asset < totals.length; asset++) {
-                wallet.restore(asset, balances[i][2 * asset], balances[i][2 * asset + 1]);
+                ledger.restoreBalances(wallet, asset, balances[i][2 * asset], balances[i][2 * asset + 1]);
             }
         }
     }

@@ -1,6 +1,7 @@
 package io.chronex.engine;
 
 import io.chronex.api.AccountSpec;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
@@ -22,8 +23,10 @@ import io.chronex.engine.risk.Pair;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 
 import static io.chronex.api.Command.MAX_PRICE;
 import static io.chronex.api.Command.MAX_QUANTITY;
@@ -898,6 +901,25 @@ public final class MatchingEngine {
     public long held(final long account, final int assetId) {
         final Account a = accounts.get(account);
         return a == null ? 0 : a.wallet.held(assetIndex(assetId));
+    }
+
+    /** The configured assets, in id order. */
+    public List<AssetSpec> assets() {
+        final List<AssetSpec> assets = new ArrayList<>(funds.ledger.assetCount());
+        for (int i = 0; i < funds.ledger.assetCount(); i++) {
+            assets.add(funds.ledger.asset(i));
+        }
+        return assets;
+    }
+
+    /** What every account's open orders hold of an asset. */
+    public long heldTotal(final int assetId) {
+        return funds.ledger.held(assetIndex(assetId));
+    }
+
+    /** The sum of ADJUST amounts of an asset (signed). */
+    public long adjusted(final int assetId) {
+        return funds.ledger.adjusted(assetIndex(assetId));
     }
 
     /** Fees collected in an asset. */

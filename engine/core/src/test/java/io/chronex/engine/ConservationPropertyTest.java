@@ -113,6 +113,13 @@ class ConservationPropertyTest {
             if (n % 97 == 0) {
                 assertHeldIsWhatRestingOrdersNeed(engine, seed, n);
             }
+            if (n % 997 == 0) {
+                final MatchingEngine restored = MatchingEngine.restore(engine.snapshot());
+                for (final int asset : ASSETS) {
+                    assertEquals(engine.heldTotal(asset), restored.heldTotal(asset), "seed " + seed + " command " + n
+                        + ": held total of asset " + asset + " after a snapshot round trip");
+                }
+            }
         }
         assertTrue(fills > 3_000, "only " + fills + " fills");
         assertTrue(outcomes.getOrDefault(RejectReason.INSUFFICIENT_FUNDS, 0) > 1_000, "funds rarely short: " + outcomes);
@@ -123,6 +130,7 @@ class ConservationPropertyTest {
     private static void assertConserved(final MatchingEngine engine, final long seed, final int n, final Command c) {
         for (final int asset : ASSETS) {
             long total = engine.feesCollected(asset);
+            long heldSum = 0;
             for (final long account : ACCOUNTS) {
                 final long available = engine.available(account, asset);
                 final long held = engine.held(account, asset);
@@ -131,6 +139,11 @@ class ConservationPropertyTest {
                         + " available " + available + " held " + held);
                 }
                 total += available + held;
+                heldSum += held;
+            }
+            if (heldSum != engine.heldTotal(asset)) {
+                fail("seed " + seed + " command " + n + " " + c + ": asset " + asset + " held over the accounts " + heldSum
+                    + ", the ledger's total " + engine.heldTotal(asset));
             }
             if (total != engine.netDeposits(asset)) {
                 fail("seed " + seed + " command " + n + " " + c + ": asset " + asset + " adds up to " + total + ", net deposits "

@@ -27,6 +27,8 @@ public final class Ledger {
     private final long[] withdrawn;
     private final long[] adjusted;
     private final long[] fees;
+    /** What open orders hold of each asset over all wallets: kept with every move, so reading it costs no walk over accounts. */
+    private final long[] held;
     /** References of applied DEPOSIT, WITHDRAW and ADJUST commands: each applies once. */
     private final LongHashSet references = new LongHashSet();
 
@@ -40,6 +42,7 @@ public final class Ledger {
         withdrawn = new long[assets.length];
         adjusted = new long[assets.length];
         fees = new long[assets.length];
+        held = new long[assets.length];
     }
 
     public int assetCount() {
@@ -123,6 +126,7 @@ public final class Ledger {
         }
         wallet.available[asset] -= amount;
         wallet.held[asset] += amount;
+        held[asset] += amount;
         hold.amount += amount;
         return true;
     }
@@ -140,9 +144,10 @@ public final class Ledger {
         }
     }
 
-    private static void release(final Wallet wallet, final int asset, final long amount, final Hold hold) {
+    private void release(final Wallet wallet, final int asset, final long amount, final Hold hold) {
         wallet.available[asset] += amount;
         wallet.held[asset] -= amount;
+        held[asset] -= amount;
         hold.amount -= amount;
     }
 
@@ -160,9 +165,11 @@ public final class Ledger {
         final long baseAmount = quantity * pair.baseScale;
         final long buyerPays = value + quantity * buyerFee;
         buyer.held[quote] -= buyerPays;
+        held[quote] -= buyerPays;
         buyerHold.amount -= buyerPays;
         buyer.available[base] += baseAmount;
         seller.held[base] -= baseAmount;
+        held[base] -= baseAmount;
         sellerHold.amount -= baseAmount;
         seller.available[quote] += value - quantity * sellerFee;
         fees[quote] += quantity * (buyerFee + sellerFee);
@@ -188,6 +195,11 @@ public final class Ledger {
         return fees[assetIndex];
     }
 
+    /** What every wallet's open orders hold of the asset. */
+    public long held(final int assetIndex) {
+        return held[assetIndex];
+    }
+
     /** What the wallets and fees of an asset must add up to: deposited - withdrawn + adjusted. */
     public long conserved(final int assetIndex) {
         return deposited[assetIndex] - withdrawn[assetIndex] + adjusted[assetIndex];
@@ -211,6 +223,12 @@ public final class Ledger {
         withdrawn[assetIndex] = withdrawnAmount;
         adjusted[assetIndex] = adjustedAmount;
         fees[assetIndex] = feesAmount;
+    }
+
+    /** Puts back one wallet's balances of an asset: for snapshot restore only (the asset's held total follows). */
+    public void restoreBalances(final Wallet wallet, final int assetIndex, final long availableAmount, final long heldAmount) {
+        held[assetIndex] += heldAmount - wallet.held[assetIndex];
+        wallet.restore(assetIndex, availableAmount, heldAmount);
     }
 
     /** Puts back an applied reference: for snapshot restore only. */

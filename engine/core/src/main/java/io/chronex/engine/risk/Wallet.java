@@ -20,8 +20,8 @@ public final class Wallet {
         return held[assetIndex];
     }
 
-    /** Sets both balances of one asset: for snapshot restore only. */
-    public void restore(final int assetIndex, final long availableAmount, final long heldAmount) {
+    /** Sets both balances of one asset: for snapshot restore only, through {@link Ledger#restoreBalances}. */
+    void restore(final int assetIndex, final long availableAmount, final long heldAmount) {
         available[assetIndex] = availableAmount;
         held[assetIndex] = heldAmount;
     }

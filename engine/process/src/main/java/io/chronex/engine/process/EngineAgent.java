@@ -34,6 +34,9 @@ final class EngineAgent implements Agent {
     private final DutyCycle.StatusClock stallCheck = new DutyCycle.StatusClock(java.util.concurrent.TimeUnit.SECONDS.toNanos(5),
         org.agrona.concurrent.SystemNanoClock.INSTANCE);
     private long answeredAtStallCheck = -1;
+    /** How often DATA/ledger gets the money totals (the monitor's interval is a second by default). */
+    private final DutyCycle.StatusClock ledger = new DutyCycle.StatusClock(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(500),
+        org.agrona.concurrent.SystemNanoClock.INSTANCE);
     private QueueGap reportedGap;
     private long answeredAtLastStatus;
     /** A command failed part way: the state may hold half of it, so it must not become a snapshot. */
@@ -116,6 +119,9 @@ final class EngineAgent implements Agent {
         }
         if (status.due()) {
             logStatus();
+        }
+        if (ledger.due()) {
+            service.publishLedger(System.currentTimeMillis());
         }
         if (!answered && stallCheck.due()) {
             checkForStall();

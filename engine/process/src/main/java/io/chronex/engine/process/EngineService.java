@@ -1,6 +1,7 @@
 package io.chronex.engine.process;
 
 import io.chronex.engine.MatchingEngine;
+import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
@@ -15,6 +16,7 @@ import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.LedgerStatusFile;
 import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -26,6 +28,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -93,6 +96,9 @@ public final class EngineService implements AutoCloseable {
      * rather than a division. The count rises by one per command applied, and a malformed command leaves it.
      */
     private long nextCheckpointCount;
+    /** DATA/ledger, the money totals the monitor shows; null when the configuration has no assets or the file cannot be made. */
+    private final LedgerStatusFile.Writer ledgerFile;
+    private final List<AssetSpec> assets;
     /** The sealed state the current command's checkpoint hashed, or null. */
     private byte[] checkpointState;
 
@@ -195,7 +201,37 @@ public final class EngineService implements AutoCloseable {
         this.lastAnswered = recoveredThrough;
         // A checkpoint at the recovered count was written by the instance that answered it: the next one is after it.
         this.nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
+        this.assets = engine.assets();
+        this.ledgerFile = assets.isEmpty() ? null : openLedgerFile(data.root(), assets, warn);
+        publishLedger(System.currentTimeMillis());
         this.recoveryNanos = System.nanoTime() - start;
+    }
+
+    /** The monitor's money figures are not worth stopping for: a file that cannot be made is a warning. */
+    private static LedgerStatusFile.Writer openLedgerFile(final Path root, final List<AssetSpec> assets, final Consumer<String> warn) {
+        try {
+            return new LedgerStatusFile.Writer(LedgerStatusFile.of(root), assets);
+        } catch (final UncheckedIOException e) {
+            warn.accept(e.getMessage() + "; the monitor shows no money totals for this run");
+            return null;
+        }
+    }
+
+    /**
+     * Writes the ledger's totals after the last command answered into DATA/ledger (bin/engine: about once a second, on the
+     * engine thread; a few stores per asset, no allocation).
+     */
+    public void publishLedger(final long epochMillis) {
+        if (ledgerFile == null) {
+            return;
+        }
+        ledgerFile.begin();
+        for (int i = 0; i < assets.size(); i++) {
+            final int id = assets.get(i).id();
+            ledgerFile.asset(i, engine.deposited(id), engine.withdrawn(id), engine.adjusted(id), engine.feesCollected(id),
+                engine.heldTotal(id));
+        }
+        ledgerFile.end(engine.commandCount(), lastAnswered, epochMillis);
     }
 
     /**
@@ -575,6 +611,10 @@ public final class EngineService implements AutoCloseable {
             snapshotWriter.awaitTermination(1, TimeUnit.MINUTES);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        publishLedger(System.currentTimeMillis());
+        if (ledgerFile != null) {
+            ledgerFile.close();
         }
         commands.close();
         events.close();
