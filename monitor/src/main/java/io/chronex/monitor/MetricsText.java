@@ -4,10 +4,13 @@ import io.chronex.api.CommandType;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.LedgerStatusFile;
 import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
 
+import java.math.BigDecimal;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToLongFunction;
@@ -68,6 +71,7 @@ public final class MetricsText {
             view.damage().size());
         gatewayMarketData(out, view);
         publisher(out, view.publisher());
+        money(out, view.money());
         cluster(out, view.cluster());
         results(out, model, view);
         latency(out, model);
@@ -261,6 +265,39 @@ public final class MetricsText {
         single(out, "chronex_marketdata_back_pressure_total", "counter", "incrementals refused by Aeron after 16 tries", s.backPressured());
         single(out, "chronex_marketdata_given_up_total", "counter", "incrementals given up after backPressureLimitMs", s.givenUp());
         single(out, "chronex_marketdata_no_subscriber_total", "counter", "messages sent with no subscriber connected", s.notConnected());
+    }
+
+    /**
+     * The engine's ledger (DATA/ledger), per asset (label {@code asset}, its code) in the asset's units: counters for what
+     * only grows (deposits, withdrawals, fees), gauges for the rest; nothing when there is no readable file.
+     */
+    private static void money(final StringBuilder out, final MoneyView money) {
+        if (money == null || money.ledger().problem() != null) {
+            return;
+        }
+        final List<LedgerStatusFile.Asset> assets = money.ledger().assets();
+        moneyMetric(out, assets, "chronex_money_deposited_total", "counter", "deposited into accounts, in the asset's units",
+            LedgerStatusFile.Asset::deposited);
+        moneyMetric(out, assets, "chronex_money_withdrawn_total", "counter", "withdrawn from accounts, in the asset's units",
+            LedgerStatusFile.Asset::withdrawn);
+        moneyMetric(out, assets, "chronex_money_adjusted", "gauge", "the sum of adjustments (signed), in the asset's units",
+            LedgerStatusFile.Asset::adjusted);
+        moneyMetric(out, assets, "chronex_money_held", "gauge", "held by open orders over all accounts, in the asset's units",
+            LedgerStatusFile.Asset::held);
+        moneyMetric(out, assets, "chronex_money_fees_total", "counter", "trading fees collected, in the asset's units",
+            LedgerStatusFile.Asset::fees);
+        moneyMetric(out, assets, "chronex_money_available", "gauge", "what accounts can spend over all accounts, in the asset's units",
+            LedgerStatusFile.Asset::available);
+        single(out, "chronex_money_age_seconds", "gauge", "how long ago the engine last wrote its ledger totals", money.ageMillis() / 1e3);
+    }
+
+    private static void moneyMetric(final StringBuilder out, final List<LedgerStatusFile.Asset> assets, final String name,
+                                    final String type, final String help, final ToLongFunction<LedgerStatusFile.Asset> amount) {
+        help(out, name, type, help);
+        for (final LedgerStatusFile.Asset a : assets) {
+            final double units = BigDecimal.valueOf(amount.applyAsLong(a), a.decimals()).doubleValue();
+            sample(out, name, "asset=\"" + escape(a.code()) + "\"", units);
+        }
     }
 
     /** A metric with one sample and no labels: its HELP and TYPE lines, then the sample. */

@@ -403,7 +403,7 @@ public final class Monitor implements AutoCloseable {
             model.backlog().oldestAgeNanos(System.nanoTime(), epochNanos()), alertBacklogNanos,
             ProcessStatus.engineOf(data.root()), gateways(), symbols, events == null ? 0 : events.unreadable(),
             alertP99Nanos, snapshotCheck == null ? null : snapshotCheck.last(), storage.read(System.nanoTime()), damage(),
-            cluster == null ? null : cluster.read(), publisher.read(now.toEpochMilli()));
+            cluster == null ? null : cluster.read(), publisher.read(now.toEpochMilli()), MoneyView.read(data.root(), now.toEpochMilli()));
     }
 
     /**

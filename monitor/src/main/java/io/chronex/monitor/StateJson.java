@@ -7,6 +7,7 @@ import io.chronex.api.RejectReason;
 import io.chronex.api.Side;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.LedgerStatusFile;
 import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.book.Books;
 import org.HdrHistogram.Histogram;
@@ -64,6 +65,7 @@ public final class StateJson {
             operator(g, model, view);
             latency(g, model, view);
             books(g, model, view);
+            money(g, view.money());
             history(g, history);
             g.writeEndObject();
         } catch (final IOException e) {
@@ -110,6 +112,41 @@ public final class StateJson {
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /**
+     * {@code money}: the engine's ledger (DATA/ledger) when there is one: the block's words, the command it is after, and per
+     * asset code, decimals and each total as a decimal string in the asset's units (exact: no binary fractions); absent
+     * without a ledger file.
+     */
+    private static void money(final JsonGenerator g, final MoneyView money) throws IOException {
+        if (money == null) {
+            return;
+        }
+        final LedgerStatusFile.Snapshot ledger = money.ledger();
+        g.writeObjectFieldStart("money");
+        g.writeStringField("status", money.describe());
+        g.writeBooleanField("readable", ledger.problem() == null);
+        if (ledger.problem() == null) {
+            g.writeStringField("lastJournalIndex", ledger.lastJournalIndex() < 0 ? null : StatusBlock.hex(ledger.lastJournalIndex()));
+            g.writeNumberField("commands", ledger.commands());
+            g.writeNumberField("ageMillis", money.ageMillis());
+            g.writeArrayFieldStart("assets");
+            for (final LedgerStatusFile.Asset a : ledger.assets()) {
+                g.writeStartObject();
+                g.writeStringField("code", a.code());
+                g.writeNumberField("decimals", a.decimals());
+                g.writeStringField("deposited", a.format(a.deposited()));
+                g.writeStringField("withdrawn", a.format(a.withdrawn()));
+                g.writeStringField("adjusted", a.format(a.adjusted()));
+                g.writeStringField("held", a.format(a.held()));
+                g.writeStringField("fees", a.format(a.fees()));
+                g.writeStringField("available", a.format(a.available()));
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
     }
 
     /**

@@ -6,6 +6,7 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.api.CommandType;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.LedgerStatusFile;
 import io.chronex.queues.MarketDataStatusFile;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.book.Books;
@@ -41,12 +42,23 @@ public final class StatusBlock {
      * (--once), which shows totals only; {@code symbols} may be empty (ids are shown then);
      * {@code alertP99Nanos} 0 turns the hop p99 alert off; {@code snapshotCheck} is null until a snapshot was checked;
      * {@code cluster} is null unless the monitor was given --cluster; {@code publisher} is null when no market-data
-     * publisher ever ran on the data directory (no DATA/marketdata/status).
+     * publisher ever ran on the data directory (no DATA/marketdata/status); {@code money} is null when the data directory has
+     * no ledger file (DATA/ledger: an engine without assets, or none on this host).
      */
     public record View(Path dataDir, Instant now, double intervalSeconds, long backlogAgeNanos, long alertBacklogNanos,
                        ProcessStatus engine, List<GatewayView> gateways, Map<Integer, SymbolSpec> symbols, long unreadableEvents,
                        long alertP99Nanos, SnapshotCheck.Outcome snapshotCheck, Storage.Reading storage, List<QueueGap> damage,
-                       ClusterView.Snapshot cluster, PublisherView publisher) {
+                       ClusterView.Snapshot cluster, PublisherView publisher, MoneyView money) {
+        /** Without the engine's money totals. */
+        public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
+                    final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
+                    final Map<Integer, SymbolSpec> symbols, final long unreadableEvents, final long alertP99Nanos,
+                    final SnapshotCheck.Outcome snapshotCheck, final Storage.Reading storage, final List<QueueGap> damage,
+                    final ClusterView.Snapshot cluster, final PublisherView publisher) {
+            this(dataDir, now, intervalSeconds, backlogAgeNanos, alertBacklogNanos, engine, gateways, symbols, unreadableEvents,
+                alertP99Nanos, snapshotCheck, storage, damage, cluster, publisher, null);
+        }
+
         /** Without a market-data publisher. */
         public View(final Path dataDir, final Instant now, final double intervalSeconds, final long backlogAgeNanos,
                     final long alertBacklogNanos, final ProcessStatus engine, final List<GatewayView> gateways,
@@ -127,6 +139,7 @@ public final class StatusBlock {
             parts.add(out -> latency(out, model, hop, view.intervalSeconds()));
         }
         parts.add(out -> books(out, model, view));
+        parts.add(out -> money(out, view.money()));
         return parts;
     }
 
@@ -154,6 +167,9 @@ public final class StatusBlock {
         }
         if (view.cluster() != null) {
             alerts.addAll(view.cluster().alerts());
+        }
+        if (view.money() != null) {
+            alerts.addAll(view.money().alerts());
         }
         if (view.snapshotCheck() != null && !view.snapshotCheck().equal()) {
             alerts.add("BOOKS DIFFER FROM THE ENGINE'S SNAPSHOT after journal index " + hex(view.snapshotCheck().journalIndex()));
@@ -454,6 +470,23 @@ public final class StatusBlock {
                 best(view, symbol, book, Side.SELL), book.levels(Side.BUY).size(), book.levels(Side.SELL).size());
         }
         line(out, "         %s", snapshotCheck(view));
+    }
+
+    /** Per asset what came in and went out, what open orders hold and the fees, as the engine's ledger had them. */
+    private static void money(final StringBuilder out, final MoneyView money) {
+        if (money == null) {
+            return;
+        }
+        line(out, "money    %s", money.describe());
+        if (money.ledger().problem() != null) {
+            return;
+        }
+        line(out, "         %-8s %22s %22s %22s %22s %22s %22s", "asset", "deposited", "withdrawn", "adjusted", "held", "fees",
+            "available");
+        for (final LedgerStatusFile.Asset a : money.ledger().assets()) {
+            line(out, "         %-8s %22s %22s %22s %22s %22s %22s", a.code(), a.format(a.deposited()), a.format(a.withdrawn()),
+                a.format(a.adjusted()), a.format(a.held()), a.format(a.fees()), a.format(a.available()));
+        }
     }
 
     /** The books checked against the engine's newest snapshot: the words the block and the page show. */

@@ -152,6 +152,7 @@ function renderTables(s) {
   }
   table("processTable", ["process", "status", "work", "sessions", "failed events"], processes);
   renderCluster(s.cluster);
+  renderMoney(s.money);
   const sessions = [];
   // Market data: live subscriptions (STALE while the client catches up), slow-subscriber episodes, W and X sent.
   const md = m => (m.subscriptions || m.snapshots || m.staleEpisodes ? fmt(m.subscriptions) + (m.stale ? " STALE" : "") + " · "
@@ -183,6 +184,23 @@ function renderCluster(c) {
       num(m.commitPosition), num(m.lag), num(m.elections), num(m.snapshots)]),
     r => ["", "", r[2] === "up" ? "state-ALIVE" : "state-GONE"]);
   el("clusterSummary").className = c.leader < 0 ? "state-GONE" : "muted";
+}
+
+// An exact decimal string with its integer digits grouped ("-1234567.50" -> "-1,234,567.50"): no float in between.
+function grouped(amount) {
+  const [whole, fraction] = amount.split(".");
+  return whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (fraction === undefined ? "" : "." + fraction);
+}
+
+// The engine's ledger (DIR/ledger), per asset in its own decimals; hidden when the engine keeps no money.
+function renderMoney(m) {
+  el("moneyBox").hidden = !m;
+  if (!m) return;
+  text("moneyStatus", "(" + m.status + ")");
+  el("moneyStatus").className = m.readable ? "muted" : "state-GONE";
+  table("moneyTable", ["asset", "deposited", "withdrawn", "adjusted", "held by open orders", "fees collected", "available"],
+    m.readable ? m.assets.map(a => [a.code].concat([a.deposited, a.withdrawn, a.adjusted, a.held, a.fees, a.available].map(grouped)))
+      : [["?", "", "", "", "", "", ""]]);
 }
 
 function renderBooks(s) {

@@ -15,11 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * load generator as child processes, {@code bin/monitor --http} as another, headless Chromium on its
  * page. Checks what a person would see: the figures there and changing, the four charts drawn with
  * the hops' lines, both books, the load generator's sessions, a halt issued with bin/admin and the
- * engine's answer to it, then the engine killed shown as GONE with an alert and the backlog's
+ * engine's answer to it, the money table from the engine's ledger (the funding script's deposits, holds, fees, each row
+ * adding up), then the engine killed shown as GONE with an alert and the backlog's
  * age growing while the load goes on; a market-data publisher's status file in the feed tile; and no error on
  * the console throughout. Saves a screenshot as target/monitor-page.png.
  */
@@ -110,6 +116,27 @@ class MonitorPageTest {
                 assertTrue(pixels.path(chart).path(0).asInt() > 20,
                     "pixels of the first line's colour in " + chart + " (per series: " + pixels.path(chart) + "): " + pixels);
             }
+            // Money, from the engine's ledger: every asset with what the funding script deposited, open orders holding some,
+            // takers' fees collected in USD, and each row adding up (deposited - withdrawn + adjusted = held + fees + available).
+            Await.until("the money table with USD fees collected", 30, () -> !browser.evaluate(MONEY_ROWS).path("USD").isMissingNode()
+                && new BigDecimal(browser.evaluate(MONEY_ROWS).path("USD").path(5).asText().replace(",", "")).signum() > 0);
+            final JsonNode money = browser.evaluate(MONEY_ROWS);
+            final Map<String, BigDecimal> deposits = depositsIn(ProjectRoot.resolve("config/demo-funding.admin"));
+            assertEquals(deposits.keySet(), fieldNames(money), "one row per asset: " + money);
+            for (final Map.Entry<String, BigDecimal> asset : deposits.entrySet()) {
+                final JsonNode cells = money.path(asset.getKey());
+                final BigDecimal[] v = new BigDecimal[6];
+                for (int i = 0; i < 6; i++) {
+                    v[i] = new BigDecimal(cells.path(i + 1).asText().replace(",", ""));
+                }
+                assertEquals(0, asset.getValue().compareTo(v[0]), asset.getKey() + " deposited: " + cells);
+                assertEquals(0, v[0].subtract(v[1]).add(v[2]).compareTo(v[3].add(v[4]).add(v[5])), asset.getKey() + " adds up: " + cells);
+                assertTrue(v[3].signum() >= 0 && v[5].signum() >= 0, asset.getKey() + ": " + cells);
+            }
+            assertTrue(new BigDecimal(money.path("USD").path(4).asText().replace(",", "")).signum() > 0, "bids hold USD: " + money);
+            assertEquals("12,000,000,000.00", money.path("USD").path(1).asText(), "digits grouped, decimals exact");
+            assertTrue(text(browser, "moneyStatus").contains("the engine's ledger after journal index"), text(browser, "moneyStatus"));
+
             // Sessions as the gateway publishes them, and an operator's halt as the journal and the engine's answer show it.
             Await.until("the load generator's sessions in the sessions table", 30, () -> text(browser, "sessionTable").contains("LOAD1->")
                 && text(browser, "sessionTable").contains("LOAD2->"));
@@ -156,6 +183,29 @@ class MonitorPageTest {
         + "     for (let i = 0; i < px.length; i += 4) { if (px[i + 3] > 200 && Math.abs(px[i] - want[0]) < 24"
         + "       && Math.abs(px[i + 1] - want[1]) < 24 && Math.abs(px[i + 2] - want[2]) < 24) n++; }"
         + "     return n; }); } return out; })()";
+
+    /** The money table's rows by asset code: the cells as shown, the code first. */
+    private static final String MONEY_ROWS = "(() => { const out = {};"
+        + " [...document.querySelectorAll('#moneyTable tr')].slice(1).forEach(r => { const c = [...r.cells].map(x => x.textContent);"
+        + " out[c[0]] = c; }); return out; })()";
+
+    /** Per asset code, the sum of a funding script's deposits. */
+    private static Map<String, BigDecimal> depositsIn(final Path script) throws Exception {
+        final Map<String, BigDecimal> sums = new TreeMap<>();
+        for (final String line : Files.readAllLines(script)) {
+            final String[] words = line.trim().split("\\s+");
+            if (words[0].equals("deposit")) {
+                sums.merge(words[2], new BigDecimal(words[3]), BigDecimal::add);
+            }
+        }
+        return sums;
+    }
+
+    private static Set<String> fieldNames(final JsonNode node) {
+        final Set<String> names = new TreeSet<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
 
     private static String text(final Chromium browser, final String id) throws Exception {
         // "" while the page is still loading (navigation answers before the document exists).
