@@ -295,8 +295,9 @@ public final class MetricsText {
                                     final String type, final String help, final ToLongFunction<LedgerStatusFile.Asset> amount) {
         help(out, name, type, help);
         for (final LedgerStatusFile.Asset a : assets) {
-            final double units = BigDecimal.valueOf(amount.applyAsLong(a), a.decimals()).doubleValue();
-            sample(out, name, "asset=\"" + escape(a.code()) + "\"", units);
+            // The exact decimal, not a double printed to 9 digits: 12000000000.01 USD must not read as 1.20000000e+10.
+            out.append(name).append("{asset=\"").append(escape(a.code())).append("\"} ")
+                .append(BigDecimal.valueOf(amount.applyAsLong(a), a.decimals()).toPlainString()).append('\n');
         }
     }
 

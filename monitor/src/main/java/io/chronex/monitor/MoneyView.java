@@ -24,8 +24,12 @@ public record MoneyView(LedgerStatusFile.Snapshot ledger, long ageMillis) {
         if (ledger.problem() != null) {
             return "? (" + ledger.problem() + ")";
         }
-        if (ledger.lastJournalIndex() < 0) {
+        if (ledger.commands() == 0) {
             return String.format(Locale.ROOT, "nothing answered yet, written %.1f s ago", ageMillis / 1e3);
+        }
+        if (ledger.lastJournalIndex() < 0) { // a cluster member before it answered a command live
+            return String.format(Locale.ROOT, "the engine's ledger after %,d commands, written %.1f s ago", ledger.commands(),
+                ageMillis / 1e3);
         }
         return String.format(Locale.ROOT, "the engine's ledger after journal index %s (%,d commands), written %.1f s ago",
             StatusBlock.hex(ledger.lastJournalIndex()), ledger.commands(), ageMillis / 1e3);

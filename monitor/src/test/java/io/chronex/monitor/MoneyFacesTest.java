@@ -72,10 +72,10 @@ class MoneyFacesTest {
         assertEquals("4300", money.path("assets").path(1).path("available").asText());
 
         final String metrics = MetricsText.render(model, view);
-        for (final String sample : List.of("chronex_money_deposited_total{asset=\"USD\"} 1000000",
-            "chronex_money_withdrawn_total{asset=\"USD\"} 250",
-            "chronex_money_adjusted{asset=\"USD\"} -1.50000000", "chronex_money_held{asset=\"USD\"} 40000",
-            "chronex_money_fees_total{asset=\"USD\"} 12.3400000", "chronex_money_available{asset=\"USD\"} 959736.160",
+        for (final String sample : List.of("chronex_money_deposited_total{asset=\"USD\"} 1000000.00",
+            "chronex_money_withdrawn_total{asset=\"USD\"} 250.00",
+            "chronex_money_adjusted{asset=\"USD\"} -1.50", "chronex_money_held{asset=\"USD\"} 40000.00",
+            "chronex_money_fees_total{asset=\"USD\"} 12.34", "chronex_money_available{asset=\"USD\"} 959736.16",
             "chronex_money_held{asset=\"ACME\"} 700", "chronex_money_age_seconds 0.400000000")) {
             assertTrue(metrics.contains("\n" + sample + "\n"), sample + " in\n" + metrics);
         }
@@ -95,7 +95,7 @@ class MoneyFacesTest {
         Files.write(LedgerStatusFile.of(data), new byte[64]);
         final StatusBlock.View unreadable = view(MoneyView.read(data, NOW));
         final String block = StatusBlock.render(model, unreadable);
-        assertTrue(block.contains("\nmoney    ? (ledger file being set up)\n"), block);
+        assertTrue(block.contains("\nmoney    ? (ledger file zeroed)\n"), block);
         final JsonNode money = new ObjectMapper().readTree(StateJson.render(model, unreadable, new History())).path("money");
         assertFalse(money.path("readable").asBoolean());
         assertTrue(money.path("assets").isMissingNode());

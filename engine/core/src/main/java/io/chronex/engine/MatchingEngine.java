@@ -9,6 +9,7 @@ import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
+import io.chronex.api.MoneyTotals;
 import io.chronex.api.OrderStatus;
 import io.chronex.api.OrderType;
 import io.chronex.api.RejectReason;
@@ -37,7 +38,7 @@ import static io.chronex.api.Command.MAX_QUANTITY;
  * and allocation-free in steady state: orders and levels are pooled, results are reused.
  * The rules are in docs/engine.md; this file follows them top to bottom.
  */
-public final class MatchingEngine {
+public final class MatchingEngine implements MoneyTotals {
     /** Returned by bestBid/bestAsk when that side is empty. */
     public static final long NO_PRICE = 0;
 
@@ -913,16 +914,19 @@ public final class MatchingEngine {
     }
 
     /** What every account's open orders hold of an asset. */
+    @Override
     public long heldTotal(final int assetId) {
         return funds.ledger.held(assetIndex(assetId));
     }
 
     /** The sum of ADJUST amounts of an asset (signed). */
+    @Override
     public long adjusted(final int assetId) {
         return funds.ledger.adjusted(assetIndex(assetId));
     }
 
     /** Fees collected in an asset. */
+    @Override
     public long feesCollected(final int assetId) {
         return funds.ledger.fees(assetIndex(assetId));
     }
@@ -932,10 +936,12 @@ public final class MatchingEngine {
         return funds.ledger.conserved(assetIndex(assetId));
     }
 
+    @Override
     public long deposited(final int assetId) {
         return funds.ledger.deposited(assetIndex(assetId));
     }
 
+    @Override
     public long withdrawn(final int assetId) {
         return funds.ledger.withdrawn(assetIndex(assetId));
     }

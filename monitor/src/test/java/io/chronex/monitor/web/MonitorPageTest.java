@@ -37,9 +37,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * load generator as child processes, {@code bin/monitor --http} as another, headless Chromium on its
  * page. Checks what a person would see: the figures there and changing, the four charts drawn with
  * the hops' lines, both books, the load generator's sessions, a halt issued with bin/admin and the
- * engine's answer to it, the money table from the engine's ledger (the funding script's deposits, holds, fees, each row
- * adding up), then the engine killed shown as GONE with an alert and the backlog's
- * age growing while the load goes on; a market-data publisher's status file in the feed tile; and no error on
+ * engine's answer to it, the money table from the engine's ledger (the funding script's deposits, holds, fees),
+ * then the engine killed shown as GONE with an alert and the backlog's age growing while the load goes on; a
+ * market-data publisher's status file in the feed tile; and no error on
  * the console throughout. Saves a screenshot as target/monitor-page.png.
  */
 class MonitorPageTest {
@@ -117,7 +117,8 @@ class MonitorPageTest {
                     "pixels of the first line's colour in " + chart + " (per series: " + pixels.path(chart) + "): " + pixels);
             }
             // Money, from the engine's ledger: every asset with what the funding script deposited, open orders holding some,
-            // takers' fees collected in USD, and each row adding up (deposited - withdrawn + adjusted = held + fees + available).
+            // takers' fees collected in USD, nothing negative. (Available is the monitor's own difference, so it cannot
+            // disagree with the rest; the engine's held total is checked against its accounts in ConservationPropertyTest.)
             Await.until("the money table with USD fees collected", 30, () -> !browser.evaluate(MONEY_ROWS).path("USD").isMissingNode()
                 && new BigDecimal(browser.evaluate(MONEY_ROWS).path("USD").path(5).asText().replace(",", "")).signum() > 0);
             final JsonNode money = browser.evaluate(MONEY_ROWS);
@@ -130,7 +131,6 @@ class MonitorPageTest {
                     v[i] = new BigDecimal(cells.path(i + 1).asText().replace(",", ""));
                 }
                 assertEquals(0, asset.getValue().compareTo(v[0]), asset.getKey() + " deposited: " + cells);
-                assertEquals(0, v[0].subtract(v[1]).add(v[2]).compareTo(v[3].add(v[4]).add(v[5])), asset.getKey() + " adds up: " + cells);
                 assertTrue(v[3].signum() >= 0 && v[5].signum() >= 0, asset.getKey() + ": " + cells);
             }
             assertTrue(new BigDecimal(money.path("USD").path(4).asText().replace(",", "")).signum() > 0, "bids hold USD: " + money);

@@ -1,28 +1,35 @@
 package io.chronex.queues;
 
 import io.chronex.api.AssetSpec;
+import io.chronex.api.MoneyTotals;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The engine's money totals for the monitor: {@code DATA/ledger}, per asset what was deposited, withdrawn and adjusted, what
  * open orders hold and the fees collected, as the engine's ledger has them after a given command (docs/monitor.md, "Money").
- * The engine rewrites it in place about once a second; the held total cannot be rebuilt from the events (a bid's hold
+ * The engine rewrites it in place about twice a second; the held total cannot be rebuilt from the events (a bid's hold
  * depends on its reserve price and fee), which is why the engine publishes it. A header of little-endian longs, then one
  * {@value #RECORD}-byte record per asset. The engine writes under a sequence number (odd while writing) and a reader
- * retries until it reads the same even number before and after, so it never sees half an update.
+ * retries until it reads the same even number before and after, so it never sees half an update. A new writer builds its
+ * file beside the old one and renames it into place: a file a reader has mapped is never truncated under it (a read of a
+ * mapping past the end of its file is a SIGBUS, which would take the reader down).
  */
 public final class LedgerStatusFile {
     /** "CXLEDGER" as a little-endian long. */
@@ -50,7 +57,8 @@ public final class LedgerStatusFile {
     static final int HELD = 80;
     /** More assets than this in a file is a damaged file, not a configuration. */
     static final int MAX_ASSETS = 1 << 16;
-    private static final int READ_ATTEMPTS = 1000;
+    /** How long a reader waits for an update in progress to end: far longer than one takes, unless the writer was stopped. */
+    private static final long READ_PATIENCE_NANOS = 20_000_000L;
 
     /** One asset's totals, in its smallest units. */
     public record Asset(int id, String code, int decimals, long deposited, long withdrawn, long adjusted, long fees, long held) {
@@ -84,6 +92,19 @@ public final class LedgerStatusFile {
         return dataDir.resolve("ledger");
     }
 
+    /**
+     * The engine's writer for a data directory's ledger file, or null when it cannot be made (said to {@code warn}): the
+     * monitor's money figures are not worth stopping an engine for.
+     */
+    public static Writer openOrWarn(final Path dataDir, final List<AssetSpec> assets, final Consumer<String> warn) {
+        try {
+            return new Writer(of(dataDir), assets);
+        } catch (final UncheckedIOException e) {
+            warn.accept(e.getMessage() + "; the monitor shows no money totals for this run");
+            return null;
+        }
+    }
+
     /** Reads the file without writing to it: null when there is none; a snapshot with a problem when it is not one we know. */
     public static Snapshot read(final Path file) {
         final long size;
@@ -110,7 +131,7 @@ public final class LedgerStatusFile {
     public static Snapshot read(final UnsafeBuffer b, final int length) {
         final long magic = b.getLongVolatile(MAGIC_AT);
         if (magic != MAGIC) {
-            return Snapshot.bad(magic == 0 ? "ledger file being set up" : "not a ledger file (magic 0x" + Long.toHexString(magic) + ")");
+            return Snapshot.bad(magic == 0 ? "ledger file zeroed" : "not a ledger file (magic 0x" + Long.toHexString(magic) + ")");
         }
         final long version = b.getLong(VERSION_AT);
         if (version != VERSION) {
@@ -120,16 +141,19 @@ public final class LedgerStatusFile {
         if (count < 0 || count > MAX_ASSETS || HEADER + count * RECORD > length) {
             return Snapshot.bad("ledger file names " + count + " assets but holds " + (length - HEADER) / RECORD);
         }
-        long before = 0;
-        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        final long deadline = System.nanoTime() + READ_PATIENCE_NANOS;
+        long before;
+        do {
             before = b.getLongVolatile(SEQ_AT);
             if ((before & 1) != 0) {
-                Thread.onSpinWait();
+                Thread.yield(); // the engine is writing, or was descheduled while writing
                 continue;
             }
             final List<Asset> assets = new ArrayList<>((int) count);
-            for (int i = 0; i < count; i++) {
-                assets.add(asset(b, HEADER + i * RECORD));
+            String damaged = null;
+            for (int i = 0; i < count && damaged == null; i++) {
+                damaged = damage(b, HEADER + i * RECORD);
+                assets.add(damaged == null ? asset(b, HEADER + i * RECORD) : null);
             }
             final long pid = b.getLong(PID_AT);
             final long written = b.getLong(WRITTEN_EPOCH_MILLIS_AT);
@@ -137,11 +161,29 @@ public final class LedgerStatusFile {
             final long last = b.getLong(LAST_JOURNAL_INDEX_AT);
             VarHandle.acquireFence(); // the reads above happen before the second look at the sequence
             if (b.getLongVolatile(SEQ_AT) == before) {
-                return new Snapshot(pid, written, commands, last, List.copyOf(assets), null);
+                return damaged != null ? Snapshot.bad("ledger file damaged: " + damaged)
+                    : new Snapshot(pid, written, commands, last, List.copyOf(assets), null);
             }
+        } while (System.nanoTime() - deadline < 0);
+        // An odd number that stays is an engine stopped part way through an update (kill -9, SIGSTOP): the next engine rewrites it.
+        return Snapshot.bad((before & 1) != 0 ? "ledger file stuck part way through an update (its engine stopped while writing it?)"
+            : "ledger file changing on every read");
+    }
+
+    /** Why an asset record cannot be an asset the engine wrote, or null when it can. */
+    private static String damage(final UnsafeBuffer b, final int at) {
+        final long id = b.getLong(at + ID);
+        final long decimals = b.getLong(at + DECIMALS);
+        if (id <= 0 || id > Integer.MAX_VALUE) {
+            return "an asset record with id " + id;
         }
-        // An odd number that stays is an engine stopped part way through an update (kill -9): the next engine rewrites it.
-        return Snapshot.bad((before & 1) != 0 ? "ledger file left part way through an update" : "ledger file changing on every read");
+        if (decimals < 0 || decimals > AssetSpec.MAX_DECIMALS) {
+            return "asset " + id + " with " + decimals + " decimals";
+        }
+        if (b.getByte(at + CODE) == 0) {
+            return "asset " + id + " without a code";
+        }
+        return null;
     }
 
     private static Asset asset(final UnsafeBuffer b, final int at) {
@@ -162,26 +204,31 @@ public final class LedgerStatusFile {
     public static final class Writer implements AutoCloseable {
         private final MappedByteBuffer mapped;
         private final UnsafeBuffer buffer;
+        private final int[] assetIds;
         private long seq;
+        private boolean closed;
 
-        /** Creates or takes over the file for these assets (in ledger index order) and stamps it with this process's id. */
+        /**
+         * Creates the file for these assets (in ledger index order), stamped with this process's id: built beside the old one
+         * ({@code ledger.new}) and renamed over it, so a reader sees the old file or the whole new one, never a truncated one.
+         */
         public Writer(final Path file, final List<AssetSpec> assets) {
             final int length = HEADER + assets.size() * RECORD;
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE)) {
-                channel.truncate(0); // a file for other assets must not show through
+            final Path beside = file.resolveSibling(file.getFileName() + ".new");
+            try (FileChannel channel = FileChannel.open(beside, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 // Zeros written through the channel, not left sparse: the disk blocks exist now, so a full disk fails here with
                 // an exception instead of later as a SIGBUS on a store into the mapping.
-                final java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocate(length);
+                final ByteBuffer zeros = ByteBuffer.allocate(length);
                 while (zeros.hasRemaining()) {
                     channel.write(zeros, zeros.position());
                 }
-                channel.force(false);
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
             } catch (final IOException e) {
-                throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot write " + beside + ": " + e.getMessage(), e);
             }
             buffer = new UnsafeBuffer(mapped);
+            assetIds = assets.stream().mapToInt(AssetSpec::id).toArray();
             buffer.putLong(VERSION_AT, VERSION);
             buffer.putLong(PID_AT, ProcessHandle.current().pid());
             buffer.putLong(LAST_JOURNAL_INDEX_AT, -1);
@@ -194,13 +241,36 @@ public final class LedgerStatusFile {
                 final byte[] code = asset.code().getBytes(StandardCharsets.UTF_8);
                 buffer.putBytes(at + CODE, code, 0, Math.min(code.length, CODE_BYTES));
             }
-            buffer.putLongVolatile(MAGIC_AT, MAGIC); // last: a reader sees a whole header or "being set up"
+            buffer.putLongVolatile(MAGIC_AT, MAGIC);
+            try {
+                Files.move(beside, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (final IOException e) {
+                IoUtil.unmap(mapped);
+                throw new UncheckedIOException("cannot rename " + beside + " to " + file.getFileName() + ": " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * One whole update from the engine's totals, after {@code commands} commands, the last at {@code lastJournalIndex}
+         * (-1: not known here). A few stores per asset; no allocation.
+         */
+        public void publish(final MoneyTotals totals, final long commands, final long lastJournalIndex, final long epochMillis) {
+            if (closed) {
+                return; // the mapping is gone: a store into it would crash the process
+            }
+            begin();
+            for (int i = 0; i < assetIds.length; i++) {
+                final int id = assetIds[i];
+                asset(i, totals.deposited(id), totals.withdrawn(id), totals.adjusted(id), totals.feesCollected(id), totals.heldTotal(id));
+            }
+            end(commands, lastJournalIndex, epochMillis);
         }
 
         /** Starts an update: a reader waits or retries until {@link #end}. */
         public void begin() {
             seq++;
-            buffer.putLongVolatile(SEQ_AT, seq); // odd; the full fence keeps the writes below after it
+            buffer.putLongOrdered(SEQ_AT, seq); // odd
+            VarHandle.storeStoreFence(); // the field stores below become visible after the odd number, never before it
         }
 
         /** One asset's totals, by its index in the list the file was created with. */
@@ -225,7 +295,10 @@ public final class LedgerStatusFile {
 
         @Override
         public void close() {
-            IoUtil.unmap(mapped);
+            if (!closed) {
+                closed = true;
+                IoUtil.unmap(mapped);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.chronex.queues;
 
 import io.chronex.api.AssetSpec;
+import io.chronex.api.MoneyTotals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,9 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * DATA/ledger: what the writer puts in is what the reader gets, code, decimals and the five totals per asset; a file
@@ -60,7 +64,8 @@ class LedgerStatusFileTest {
             writer.begin();
             writer.asset(0, 1, 1, 1, 1, 1);
             // no end(): the engine was killed here
-            assertEquals("ledger file left part way through an update", LedgerStatusFile.read(file).problem());
+            assertEquals("ledger file stuck part way through an update (its engine stopped while writing it?)",
+                LedgerStatusFile.read(file).problem());
         }
         try (LedgerStatusFile.Writer writer = new LedgerStatusFile.Writer(file, ASSETS.subList(0, 1))) {
             writer.begin();
@@ -73,13 +78,108 @@ class LedgerStatusFileTest {
     }
 
     @Test
+    void aDamagedAssetRecordIsAProblemNotFigures() throws IOException {
+        final Path file = LedgerStatusFile.of(tmp);
+        new LedgerStatusFile.Writer(file, ASSETS).close();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 99),
+                LedgerStatusFile.HEADER + LedgerStatusFile.RECORD + LedgerStatusFile.DECIMALS);
+        }
+        assertEquals("ledger file damaged: asset 2 with 99 decimals", LedgerStatusFile.read(file).problem());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(8), LedgerStatusFile.HEADER + LedgerStatusFile.ID);
+        }
+        assertEquals("ledger file damaged: an asset record with id 0", LedgerStatusFile.read(file).problem());
+    }
+
+    /**
+     * A reader racing a writer that publishes all the time and is replaced by a new writer (an engine restart) every 500
+     * updates: every read is a whole update (all five totals and the command count the same number) or, when the writer
+     * thread was descheduled mid-update for longer than the reader waits, says so; nothing throws or crashes the JVM
+     * (a file truncated under a reader's mapping would).
+     */
+    @Test
+    void aReaderRacingAWriterAndItsReplacementsSeesOnlyWholeUpdates() throws Exception {
+        final Path file = LedgerStatusFile.of(tmp);
+        final AtomicBoolean stop = new AtomicBoolean();
+        final AtomicLong replacements = new AtomicLong();
+        final Thread writerThread = new Thread(() -> {
+            long n = 0;
+            while (!stop.get()) {
+                try (LedgerStatusFile.Writer writer = new LedgerStatusFile.Writer(file, ASSETS)) {
+                    replacements.incrementAndGet();
+                    for (int i = 0; i < 500 && !stop.get(); i++) {
+                        final long value = ++n;
+                        writer.publish(new Same(value), value, value, value);
+                    }
+                }
+            }
+        }, "ledger-writer");
+        writerThread.start();
+        int whole = 0;
+        int stuck = 0;
+        try {
+            while (whole < 20_000 || replacements.get() < 20) {
+                final LedgerStatusFile.Snapshot s = LedgerStatusFile.read(file);
+                if (s == null) {
+                    continue; // before the first writer's rename
+                }
+                if (s.problem() != null) {
+                    assertTrue(s.problem().startsWith("ledger file stuck part way"), s.problem());
+                    stuck++;
+                    continue;
+                }
+                assertEquals(3, s.assets().size(), s.toString());
+                for (final LedgerStatusFile.Asset a : s.assets()) {
+                    for (final long v : new long[] {a.deposited(), a.withdrawn(), a.adjusted(), a.fees(), a.held()}) {
+                        assertEquals(s.commands(), v, "a torn read: " + s);
+                    }
+                }
+                whole++;
+            }
+        } finally {
+            stop.set(true);
+            writerThread.join();
+        }
+        assertTrue(stuck < whole / 100, stuck + " reads found an update in progress for too long, of " + whole);
+    }
+
+    /** Every total of every asset the same number. */
+    private record Same(long value) implements MoneyTotals {
+        @Override
+        public long deposited(final int assetId) {
+            return value;
+        }
+
+        @Override
+        public long withdrawn(final int assetId) {
+            return value;
+        }
+
+        @Override
+        public long adjusted(final int assetId) {
+            return value;
+        }
+
+        @Override
+        public long feesCollected(final int assetId) {
+            return value;
+        }
+
+        @Override
+        public long heldTotal(final int assetId) {
+            return value;
+        }
+    }
+
+    @Test
     void aMissingForeignShortOrOversizedFileIsSaidNotThrown() throws IOException {
         final Path file = LedgerStatusFile.of(tmp);
         assertNull(LedgerStatusFile.read(file));
         Files.write(file, new byte[10]);
         assertEquals("ledger file of 10 bytes, shorter than its header", LedgerStatusFile.read(file).problem());
         Files.write(file, new byte[64]);
-        assertEquals("ledger file being set up", LedgerStatusFile.read(file).problem());
+        assertEquals("ledger file zeroed", LedgerStatusFile.read(file).problem());
         final ByteBuffer b = ByteBuffer.allocate(64).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(0, 0x1234);
         Files.write(file, b.array());

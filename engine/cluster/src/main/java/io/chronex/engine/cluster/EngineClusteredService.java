@@ -21,6 +21,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
+import io.chronex.queues.LedgerStatusFile;
 import io.chronex.queues.cluster.ClusterMessages;
 import net.openhft.chronicle.bytes.Bytes;
 import org.agrona.DirectBuffer;
@@ -41,6 +42,7 @@ import java.util.function.Consumer;
 public final class EngineClusteredService implements ClusteredService {
     /** How long an answer to a back-pressured bridge is retried before the bridge is left to ask for it again. */
     private static final long EGRESS_RETRY_NANOS = 100_000_000L;
+    private static final long LEDGER_EVERY_NANOS = 500_000_000L;
 
     private final DataDirectory data;
     private final EngineConfig config;
@@ -65,6 +67,11 @@ public final class EngineClusteredService implements ClusteredService {
     private final Bytes<?> out = Bytes.allocateElasticDirect(4096);
     private final UnsafeBuffer outView = new UnsafeBuffer(0, 0);
     private long applied;
+    /** DATA/ledger for the monitor on this node (as bin/engine writes it); null without assets. */
+    private LedgerStatusFile.Writer ledgerFile;
+    private long nextLedgerNanos;
+    /** The node journal's index of the last command answered live (-1: none in this run; a replay does not look them up). */
+    private long lastCommandIndex = -1;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private long resends;
     private long egressDropped;
@@ -102,6 +109,7 @@ public final class EngineClusteredService implements ClusteredService {
             engine = new MatchingEngine(config);
         }
         nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
+        ledgerFile = engine.assets().isEmpty() ? null : LedgerStatusFile.openOrWarn(data.root(), engine.assets(), log);
         log.accept("node journal holds the log through position " + journal.heldThrough() + "; the log is replayed from there on");
     }
 
@@ -162,6 +170,7 @@ public final class EngineClusteredService implements ClusteredService {
         checkpoint();
         header.hops.engineDoneNanos = System.nanoTime();
         journal.appendResult(header, result);
+        lastCommandIndex = header.commandIndex;
         applied++;
         answer(session, source, sequence, header, result);
         if (result.commandType == CommandType.SNAPSHOT && !result.isRejected()) {
@@ -271,6 +280,17 @@ public final class EngineClusteredService implements ClusteredService {
     public void onTimerEvent(final long correlationId, final long timestamp) {
     }
 
+    /** Between log messages, on the service's thread: the money totals into DATA/ledger about twice a second. */
+    @Override
+    public int doBackgroundWork(final long nowNs) {
+        if (ledgerFile == null || nowNs - nextLedgerNanos < 0) {
+            return 0;
+        }
+        nextLedgerNanos = nowNs + LEDGER_EVERY_NANOS;
+        ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
+        return 1;
+    }
+
     @Override
     public void onRoleChange(final Cluster.Role newRole) {
         role = newRole;
@@ -286,6 +306,10 @@ public final class EngineClusteredService implements ClusteredService {
     public void onTerminate(final Cluster cluster) {
         log.accept("terminating: " + applied + " commands applied by this run, " + resends + " results resent, " + egressDropped
             + " answers left for bridges to ask again");
+        if (ledgerFile != null) {
+            ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
+            ledgerFile.close();
+        }
         if (journal != null) {
             journal.close();
         }

@@ -1,5 +1,6 @@
 package io.chronex.engine.cluster;
 
+import io.chronex.queues.LedgerStatusFile;
 import io.chronex.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -11,13 +12,17 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * bin/admin snapshot in cluster mode, then a full stop and start of the cluster, with real processes: the operator's
  * SNAPSHOT goes from the host's journal through the bridge to the cluster, whose leader has every member take a
  * cluster snapshot; after more orders all three members are stopped (SIGTERM) and started again; each restores the
  * snapshot and replays the log after it, and trading goes on where it was: a crossing order fills against an order
- * from before the restart, nothing is journalled or answered twice and nothing is missing.
+ * from before the restart, nothing is journalled or answered twice and nothing is missing; and every member's DATA/ledger
+ * (the monitor's money figures) holds the same totals at the end.
  */
 class ClusterSnapshotRestartTest {
     @TempDir
@@ -25,9 +30,11 @@ class ClusterSnapshotRestartTest {
 
     private final long start = System.nanoTime();
 
+    private ClusterRig rig;
+
     @Test
     void aSnapshotThenAFullRestartResumesWithNoGapAndNoRepeat() throws Exception {
-        final ClusterRig rig = new ClusterRig(tmp, "  - {senderCompId: ALICE, account: 101}\n  - {senderCompId: BOB, account: 102}\n");
+        rig = new ClusterRig(tmp, "  - {senderCompId: ALICE, account: 101}\n  - {senderCompId: BOB, account: 102}\n");
         FixClient alice = null;
         FixClient bob = null;
         try {
@@ -93,6 +100,7 @@ class ClusterSnapshotRestartTest {
             assertEquals(List.of(), alice.repeatedExecIds(), "ExecIDs ALICE got twice");
             assertEquals(List.of(), bob.repeatedExecIds(), "ExecIDs BOB got twice");
             rig.checkJournals(total);
+            checkLedgers(total);
         } finally {
             if (alice != null) {
                 alice.close();
@@ -102,6 +110,28 @@ class ClusterSnapshotRestartTest {
             }
             rig.close();
             rig.printLogs();
+        }
+    }
+
+    /**
+     * Each member's DATA/ledger as its engine left it at the stop: after every command, the same on all three, the funding's
+     * USD deposited, ALICE's resting bids holding USD and the one trade's taker fee collected (the monitor reads these).
+     */
+    private void checkLedgers(final long total) {
+        LedgerStatusFile.Snapshot first = null;
+        for (int id = 0; id < ClusterRig.MEMBERS; id++) {
+            final LedgerStatusFile.Snapshot ledger = LedgerStatusFile.read(LedgerStatusFile.of(rig.memberDir(id)));
+            assertNotNull(ledger, "member " + id + " wrote DATA/ledger");
+            assertNull(ledger.problem(), "member " + id);
+            assertEquals(total, ledger.commands(), "member " + id + ": the totals after every command");
+            final LedgerStatusFile.Asset usd = ledger.assets().stream().filter(a -> a.code().equals("USD")).findFirst().orElseThrow();
+            assertEquals("12000000000.00", usd.format(usd.deposited()), "member " + id + ": config/demo-funding.admin's USD");
+            assertTrue(usd.held() > 0 && usd.fees() > 0, "member " + id + ": " + usd);
+            if (first == null) {
+                first = ledger;
+            } else {
+                assertEquals(first.assets(), ledger.assets(), "member " + id + "'s totals equal member 0's");
+            }
         }
     }
 

@@ -98,7 +98,8 @@ public final class EngineService implements AutoCloseable {
     private long nextCheckpointCount;
     /** DATA/ledger, the money totals the monitor shows; null when the configuration has no assets or the file cannot be made. */
     private final LedgerStatusFile.Writer ledgerFile;
-    private final List<AssetSpec> assets;
+    /** True while a command is being applied: still true at close, it failed part way and the totals are not to be published. */
+    private boolean applying;
     /** The sealed state the current command's checkpoint hashed, or null. */
     private byte[] checkpointState;
 
@@ -201,37 +202,21 @@ public final class EngineService implements AutoCloseable {
         this.lastAnswered = recoveredThrough;
         // A checkpoint at the recovered count was written by the instance that answered it: the next one is after it.
         this.nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
-        this.assets = engine.assets();
-        this.ledgerFile = assets.isEmpty() ? null : openLedgerFile(data.root(), assets, warn);
+        final List<AssetSpec> assets = engine.assets();
+        this.ledgerFile = assets.isEmpty() ? null : LedgerStatusFile.openOrWarn(data.root(), assets, warn);
         publishLedger(System.currentTimeMillis());
         this.recoveryNanos = System.nanoTime() - start;
     }
 
-    /** The monitor's money figures are not worth stopping for: a file that cannot be made is a warning. */
-    private static LedgerStatusFile.Writer openLedgerFile(final Path root, final List<AssetSpec> assets, final Consumer<String> warn) {
-        try {
-            return new LedgerStatusFile.Writer(LedgerStatusFile.of(root), assets);
-        } catch (final UncheckedIOException e) {
-            warn.accept(e.getMessage() + "; the monitor shows no money totals for this run");
-            return null;
-        }
-    }
-
     /**
-     * Writes the ledger's totals after the last command answered into DATA/ledger (bin/engine: about once a second, on the
+     * Writes the ledger's totals after the last command answered into DATA/ledger (bin/engine: about twice a second, on the
      * engine thread; a few stores per asset, no allocation).
      */
     public void publishLedger(final long epochMillis) {
         if (ledgerFile == null) {
             return;
         }
-        ledgerFile.begin();
-        for (int i = 0; i < assets.size(); i++) {
-            final int id = assets.get(i).id();
-            ledgerFile.asset(i, engine.deposited(id), engine.withdrawn(id), engine.adjusted(id), engine.feesCollected(id),
-                engine.heldTotal(id));
-        }
-        ledgerFile.end(engine.commandCount(), lastAnswered, epochMillis);
+        ledgerFile.publish(engine, engine.commandCount(), lastAnswered, epochMillis);
     }
 
     /**
@@ -372,7 +357,9 @@ public final class EngineService implements AutoCloseable {
         header.hops.clear();
         final DecodeStatus status = CommandCodec.read(in, command, header.hops);
         if (status == DecodeStatus.OK) {
+            applying = true;
             engine.apply(command, result);
+            applying = false;
         } else {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
             result.rejectMalformed();
@@ -612,7 +599,9 @@ public final class EngineService implements AutoCloseable {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        publishLedger(System.currentTimeMillis());
+        if (!applying) {
+            publishLedger(System.currentTimeMillis()); // the totals after the last command answered
+        }
         if (ledgerFile != null) {
             ledgerFile.close();
         }
