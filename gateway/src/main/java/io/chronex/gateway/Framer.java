@@ -80,8 +80,7 @@ final class Framer implements AutoCloseable {
     Framer(final GatewayConfig config, final Gateway.Log log) throws IOException {
         this.config = config;
         this.log = log;
-        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(), PENDING_BYTES),
-            DirectMemoryBudget.jvmLimit());
+        checkMemory(config);
         this.pendingLogons = new PendingLogons<>(config.maxUnauthenticatedPerAddress());
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
@@ -139,8 +138,26 @@ final class Framer implements AutoCloseable {
         }
     }
 
-    private int inputBytes() {
+    private static int inputBytes(final GatewayConfig config) {
         return config.maxMessageLength() * 2;
+    }
+
+    /** Throws, saying what to change, when maxConnections connections' buffers do not fit in this JVM's direct memory. */
+    static void checkMemory(final GatewayConfig config) {
+        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(config), PENDING_BYTES),
+            DirectMemoryBudget.jvmLimit());
+    }
+
+    /**
+     * Before anything is created on disk: the buffers fit, and the port can be listened on now (bound and let go at once; the
+     * real bind comes last at start, after recovery, and still reports a port taken in between).
+     */
+    static void preflight(final GatewayConfig config, final int port) throws IOException {
+        checkMemory(config);
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            probe.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+            probe.bind(new InetSocketAddress(config.bind(), port));
+        }
     }
 
     /** What the framer drives: set once, before {@link #listen}. */
@@ -261,7 +278,7 @@ final class Framer implements AutoCloseable {
             Connection c = freeConnections.poll();
             if (c == null && connections.size() < config.maxConnections()) {
                 // Created on first need and pooled from then on, so connection churn allocates nothing.
-                c = new Connection(inputBytes(), PENDING_BYTES);
+                c = new Connection(inputBytes(config), PENDING_BYTES);
             }
             if (c == null) {
                 log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()

@@ -10,12 +10,15 @@ import io.chronex.runtime.StorageGuard;
 import io.chronex.queues.EngineConfigFile;
 import org.yaml.snakeyaml.nodes.Node;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A gateway's configuration (config/gateway.yaml): where it listens, its CompID, limits, and the
@@ -77,6 +80,12 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
+        try {
+            // Found out now, at its line, rather than when the listening socket is opened after the data directory.
+            InetAddress.getByName(bind);
+        } catch (final UnknownHostException e) {
+            throw yaml.error(top.get("bind"), "bind '" + bind + "' is not an address to listen on: " + e.getMessage());
+        }
         final long port = yaml.optional(top, "port", 9880);
         if (port < 0 || port > 65535) {
             throw yaml.error(top.get("port"), "port must be 0..65535 (0: any free port, printed at start)");
@@ -89,7 +98,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         try {
             engine = EngineConfigFile.load(engineFile);
         } catch (final ConfigException e) {
-            throw new ConfigException(file + ": engineConfig " + engineFile + " is not usable: " + e.getMessage());
+            throw yaml.error(top.get("engineConfig"), "engineConfig is not usable: " + e.getMessage());
         }
         final List<Symbol> symbols = new ArrayList<>();
         for (final SymbolSpec s : engine.symbols()) {
@@ -135,8 +144,13 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
                 throw yaml.error(node, "session " + sender + " is configured twice");
             }
             final long account = yaml.required(node, m, "account");
-            if (account == 0) {
-                throw yaml.error(m.get("account"), "account 0 is not an account");
+            if (account < 1) {
+                throw yaml.error(m.get("account"), "account must be 1.." + Long.MAX_VALUE + ", found " + account);
+            }
+            if (!engine.createAccountsOnFirstUse() && engine.accounts().stream().noneMatch(a -> a.id() == account)) {
+                throw yaml.error(m.get("account"), "account " + account + " is not one of the engine's accounts (" + engineFile
+                    + " lists " + engine.accounts().stream().map(a -> Long.toString(a.id())).collect(Collectors.joining(", "))
+                    + ", and does not create accounts on first use): every order of this session would be rejected");
             }
             if (!accounts.add(account)) {
                 throw yaml.error(m.get("account"), "account " + account

@@ -80,6 +80,17 @@ public final class GatewayMain {
         }
         final String reserveOption = args.string("--storage-reserve", null);
         final long storageReserve = reserveOption != null ? StorageGuard.parseSize(reserveOption) : config.storageReserve();
+        final int port = portOption >= 0 ? portOption : config.port();
+        if (!args.flag("--rebuild-clordids")) {
+            // A gateway that cannot serve is refused before it creates or touches the data directory.
+            try {
+                Framer.preflight(config, port);
+            } catch (final IOException e) {
+                throw new Args.UsageException("cannot listen on " + config.bind() + ":" + port + ": " + e.getMessage());
+            } catch (final IllegalStateException e) {
+                throw new Args.UsageException(e.getMessage());
+            }
+        }
         final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
         final RunFiles run;
         try {
@@ -91,7 +102,6 @@ public final class GatewayMain {
             if (args.flag("--rebuild-clordids")) {
                 return rebuildClOrdIds(config, id, data, run);
             }
-            final int port = portOption >= 0 ? portOption : config.port();
             return DutyCycle.run("gateway-" + id, () -> open(config, id, port, data, idleName, run, storageReserve),
                 IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {

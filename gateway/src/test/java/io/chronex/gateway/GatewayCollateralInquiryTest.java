@@ -47,6 +47,10 @@ class GatewayCollateralInquiryTest {
             // No demo funding: the balances are the test's own deposits.
             exchange.funded = true;
             exchange.startEngine();
+            // The gateway's copy of the engine's file gains account 9 after the engine read it: the gateway refuses a session
+            // for an account its file does not have, so an engine that does not know one is only met when the two disagree.
+            final Path engineYaml = tmp.resolve("engine.yaml");
+            Files.writeString(engineYaml, Files.readString(engineYaml).replace("accounts:\n", "accounts:\n  - {id: 9}\n"));
             exchange.startGateway();
             try (QfjClient alice = new QfjClient("ALICE", null, exchange.port, true);
                  QfjClient carol = new QfjClient("CAROL", null, exchange.port, true)) {
@@ -87,7 +91,7 @@ class GatewayCollateralInquiryTest {
                 assertFalse(alice.events.stream().anyMatch(e -> e.startsWith("sent Reject")),
                     "QuickFIX/J refused something the gateway sent: " + alice.events);
 
-                // Account 9 is not in the engine's file (and none is created on first use): the engine refuses the BALANCE.
+                // Account 9 is not in the running engine's configuration (and none is created on first use): it refuses the BALANCE.
                 carol.send(inquiry("Q6", "USD", null));
                 final Message unknown = carol.next();
                 assertRefused(unknown, "Q6", "UNKNOWN_ACCOUNT");

@@ -61,6 +61,41 @@ class GatewayConfigTest {
         assertTrue(zero.getMessage().contains("marketDataMaxSubscriptions must be 1.."), zero.getMessage());
     }
 
+    private String refusal(final String lines, final String sessions) {
+        return assertThrows(ConfigException.class, () -> load(lines, sessions)).getMessage().replace(dir.toString(), "D");
+    }
+
+    /** A session for an account the engine does not have: every order of it would be rejected, so the gateway refuses to start. */
+    @Test
+    void aSessionsAccountMustBeOneTheEngineHas() {
+        assertEquals("D/gateway.yaml:5: account 999 is not one of the engine's accounts (D/engine.yaml lists 1, 2, 3, 4, 101, 102,"
+            + " 103, 104, 105, 106, 107, 108, and does not create accounts on first use): every order of this session would be"
+            + " rejected", refusal("", "  - {senderCompId: ALICE, account: 999}\n"));
+    }
+
+    @Test
+    void aSessionsAccountMustBePositive() {
+        assertEquals("D/gateway.yaml:5: account must be 1..9223372036854775807, found -3",
+            refusal("", "  - {senderCompId: ALICE, account: -3}\n"));
+        assertEquals("D/gateway.yaml:5: account must be 1..9223372036854775807, found 0",
+            refusal("", "  - {senderCompId: ALICE, account: 0}\n"));
+    }
+
+    @Test
+    void aBindAddressThatIsNotAHostsAddress() {
+        final String refusal = refusal("bind: not.a.host.invalid\n", "  - {senderCompId: ALICE, account: 1}\n");
+        assertTrue(refusal.startsWith("D/gateway.yaml:4: bind 'not.a.host.invalid' is not an address to listen on: "), refusal);
+    }
+
+    @Test
+    void anEngineConfigThatIsADirectoryIsRefusedAtItsLine() throws Exception {
+        Files.createDirectories(dir.resolve("engine-dir"));
+        final Path file = dir.resolve("gateway.yaml");
+        Files.writeString(file, "compId: CHRONEX\nengineConfig: engine-dir\nsessions:\n  - {senderCompId: ALICE, account: 1}\n");
+        assertEquals("D/gateway.yaml:2: engineConfig is not usable: D/engine-dir: a directory, not a configuration file",
+            assertThrows(ConfigException.class, () -> GatewayConfig.load(file)).getMessage().replace(dir.toString(), "D"));
+    }
+
     private GatewayConfig load(final String lines) throws Exception {
         return load(lines, "  - {senderCompId: ALICE, account: 1}\n");
     }

@@ -30,6 +30,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -128,7 +129,10 @@ class GatewayConnectionLimitsTest {
         assertTrue(log.contains("session ALICE disconnected: no answer to a TestRequest within 1 s"), log);
     }
 
-    /** maxConnections 64 needs 73 MiB of direct memory with the reserve: with -XX:MaxDirectMemorySize=32m the gateway says so and exits. */
+    /**
+     * maxConnections 64 needs 73 MiB of direct memory with the reserve: with -XX:MaxDirectMemorySize=32m the gateway says so and
+     * exits 2, before it creates anything in the data directory.
+     */
     @Test
     void aGatewayWhoseConnectionsCannotFitInDirectMemoryRefusesToStart() throws Exception {
         exchange = new Exchange(tmp, "  - {senderCompId: ALICE, account: 1}\n", "maxConnections: 64\n");
@@ -139,11 +143,29 @@ class GatewayConnectionLimitsTest {
         try (ChildJvm jvms = new ChildJvm()) {
             final Process p = jvms.start(command, out);
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the gateway exits");
-            assertTrue(p.exitValue() != 0, "exit code " + p.exitValue());
+            assertEquals(2, p.exitValue(), Files.readString(out));
         }
         final String log = Files.readString(out);
         assertTrue(log.contains("maxConnections 64 needs 73 MiB of direct memory (1032 KiB a connection, plus 8 MiB reserve) but this"
             + " JVM may use only 32 MiB"), log);
+        assertFalse(Files.exists(exchange.data), "nothing created: " + exchange.data);
+    }
+
+    /** A port another process listens on: exit 2 naming the address, before the data directory is created. */
+    @Test
+    void aGatewayThatCannotListenRefusesToStartBeforeCreatingItsDataDirectory() throws Exception {
+        exchange = new Exchange(tmp, "  - {senderCompId: ALICE, account: 1}\n");
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+             ChildJvm jvms = new ChildJvm()) {
+            final Path out = tmp.resolve("taken.out");
+            final Process p = jvms.start(GatewayMain.class.getName(), List.of("--data-dir", exchange.data.toString(), "--config",
+                exchange.gatewayConfig.toString(), "--port", Integer.toString(taken.getLocalPort())), out);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the gateway exits");
+            final String log = Files.readString(out);
+            assertEquals(2, p.exitValue(), log);
+            assertTrue(log.contains("gateway: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": "), log);
+        }
+        assertFalse(Files.exists(exchange.data), "nothing created: " + exchange.data);
     }
 
     /** Connects from each address (loopback aliases) on its own thread, all at once, and keeps the sockets. */

@@ -34,7 +34,7 @@ class GatewaySessionConformanceTest {
           - {senderCompId: BOB, account: 2}
           - {senderCompId: MALLORY, account: 3}
           - {senderCompId: TRENT, account: 4}
-          - {senderCompId: PEGGY, account: 5}
+          - {senderCompId: PEGGY, account: 103}
           - {senderCompId: VICTOR, account: 101}
           - {senderCompId: OSCAR, account: 102}
         """;

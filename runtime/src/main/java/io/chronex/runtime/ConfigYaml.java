@@ -4,6 +4,10 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.events.CollectionEndEvent;
+import org.yaml.snakeyaml.events.CollectionStartEvent;
+import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -11,8 +15,15 @@ import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
 import java.io.IOException;
-import java.io.Reader;
+import java.io.StringReader;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,6 +45,11 @@ public final class ConfigYaml {
         }
     }
 
+    /** Largest configuration file read. */
+    public static final int MAX_BYTES = 1 << 20;
+    /** Deepest nesting of lists and mappings (the shipped files use 3). */
+    public static final int MAX_NESTING = 32;
+
     private final Path file;
 
     public ConfigYaml(final Path file) {
@@ -46,18 +62,92 @@ public final class ConfigYaml {
 
     /** The document's root node; an empty file is an error naming what it needs. */
     public Node root(final String needs) throws ConfigException {
+        final String text = text();
+        final LoaderOptions options = new LoaderOptions();
+        options.setNestingDepthLimit(MAX_NESTING + 1); // the event scan below says where; this only backs it up
+        options.setCodePointLimit(MAX_BYTES);
+        final Yaml yaml = new Yaml(new SafeConstructor(options));
         final Node root;
-        try (Reader reader = Files.newBufferedReader(file)) {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).compose(reader);
+        try {
+            checkNesting(yaml, text);
+            root = yaml.compose(new StringReader(text));
         } catch (final MarkedYAMLException e) {
             throw new ConfigException(file + ":" + (e.getProblemMark().getLine() + 1) + ": not valid YAML: " + e.getProblem());
-        } catch (final IOException e) {
-            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+        } catch (final YAMLException e) {
+            throw new ConfigException(file + ": not valid YAML: " + e.getMessage());
         }
         if (root == null) {
             throw new ConfigException(file + ":1: empty configuration; it needs " + needs);
         }
         return root;
+    }
+
+    /**
+     * The file as text, refused before any parsing when it is not one: a directory, missing, larger than {@link #MAX_BYTES}
+     * (a configuration is a page or two; a huge one took 18 s to fail), or holding a NUL, another control character or
+     * bytes that are not UTF-8 (a binary picked by mistake).
+     */
+    private String text() throws ConfigException {
+        final byte[] bytes;
+        try {
+            if (Files.isDirectory(file)) {
+                throw new ConfigException(file + ": a directory, not a configuration file");
+            }
+            final long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new ConfigException(file + ": " + size + " bytes; a configuration file is at most " + MAX_BYTES + " bytes");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (final NoSuchFileException e) {
+            throw new ConfigException(file + ": no such file");
+        } catch (final IOException e) {
+            throw new ConfigException(file + ": cannot read: " + e.getMessage());
+        }
+        for (int i = 0; i < bytes.length; i++) {
+            final int b = bytes[i] & 0xff;
+            if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f) {
+                throw new ConfigException(file + ":" + lineAt(bytes, i) + ": not a text configuration: "
+                    + (b == 0 ? "a NUL byte" : String.format("control character 0x%02x", b)));
+            }
+        }
+        final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+        final ByteBuffer in = ByteBuffer.wrap(bytes);
+        final CharBuffer out = CharBuffer.allocate(bytes.length);
+        final CoderResult result = utf8.decode(in, out, true);
+        if (result.isError()) {
+            throw new ConfigException(file + ":" + lineAt(bytes, in.position()) + ": not a text configuration: bytes that are not UTF-8");
+        }
+        final String text = out.flip().toString();
+        return text.startsWith("\uFEFF") ? text.substring(1) : text; // a byte-order mark some editors write
+    }
+
+    private static int lineAt(final byte[] bytes, final int position) {
+        int line = 1;
+        for (int i = 0; i < position; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+            }
+        }
+        return line;
+    }
+
+    /**
+     * Refuses nesting deeper than {@link #MAX_NESTING} at the line where it happens: the parser's events come from a loop, not
+     * recursion, so a document 20,000 levels deep is looked at without a stack overflow; composing it would not be.
+     */
+    private void checkNesting(final Yaml yaml, final String text) throws ConfigException {
+        int depth = 0;
+        for (final Event event : yaml.parse(new StringReader(text))) {
+            if (event instanceof CollectionStartEvent) {
+                if (++depth > MAX_NESTING) {
+                    throw new ConfigException(file + ":" + (event.getStartMark().getLine() + 1) + ": not valid YAML: nesting deeper than "
+                        + MAX_NESTING + " levels");
+                }
+            } else if (event instanceof CollectionEndEvent) {
+                depth--;
+            }
+        }
     }
 
     public Map<String, Node> mapping(final Node node, final Set<String> allowed) throws ConfigException {

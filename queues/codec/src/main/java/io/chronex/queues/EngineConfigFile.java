@@ -2,6 +2,7 @@ package io.chronex.queues;
 
 import io.chronex.api.AccountSpec;
 import io.chronex.api.AssetSpec;
+import io.chronex.api.Command;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.RiskCheck;
 import io.chronex.api.SelfTradePrevention;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads the engine's YAML configuration (assets, symbols, accounts, risk checks). Every mistake is reported
@@ -23,6 +25,11 @@ import java.util.Set;
  * The format is documented in docs/operating.md and shown by config/*.yaml.
  */
 public final class EngineConfigFile {
+    /** What a symbol may be called: it travels in FIX Symbol (55), in logs and in command lines. */
+    private static final Pattern SYMBOL_NAME = Pattern.compile("[A-Za-z0-9_./-]{1,32}");
+    /** A price band of 10,000 % is already no band; more is a typo. */
+    static final long MAX_BAND_BASIS_POINTS = 1_000_000;
+
     private final ConfigYaml yaml;
 
     private EngineConfigFile(final Path file) {
@@ -62,6 +69,10 @@ public final class EngineConfigFile {
             for (final SymbolSpec other : symbols) {
                 if (other.id() == symbol.id()) {
                     throw yaml.error(node, "symbol id " + symbol.id() + " is configured twice");
+                }
+                if (other.name().equals(symbol.name())) {
+                    throw yaml.error(node, "symbol name " + symbol.name() + " is symbol " + other.id()
+                        + "'s too: a FIX order's Symbol (55) must name one symbol");
                 }
             }
             symbols.add(symbol);
@@ -113,13 +124,20 @@ public final class EngineConfigFile {
             throw yaml.error(m.get("id"), "symbol id must be 1.." + Integer.MAX_VALUE + " (0 means 'every symbol')");
         }
         final String name = m.containsKey("name") ? yaml.scalar(m.get("name")) : "S" + id;
+        if (!SYMBOL_NAME.matcher(name).matches()) {
+            // FIX carries it as Symbol (55): a space, '=' or a control character there would split or corrupt the field.
+            throw yaml.error(m.get("name"), "symbol name '" + printable(name) + "' must be 1-32 letters, digits, '_', '.', '/' or '-'");
+        }
         if (m.containsKey("baseAsset") != m.containsKey("quoteAsset")) {
             throw yaml.error(node, "name both 'baseAsset' and 'quoteAsset', or neither");
         }
         try {
-            return new SymbolSpec((int) id, name, yaml.optional(m, "priceScale", 1), yaml.optional(m, "tickSize", 1),
-                yaml.optional(m, "lotSize", 1),
-                yaml.optional(m, "priceBandBasisPoints", 0), yaml.optional(m, "referencePrice", 0),
+            // Bounds that keep every product the engine forms (price x quantity x scale, band x reference) within what its
+            // overflow-checked arithmetic is written for.
+            return new SymbolSpec((int) id, name, yaml.bounded(m, "priceScale", 1, 1, Command.MAX_PRICE),
+                yaml.bounded(m, "tickSize", 1, 1, Command.MAX_PRICE), yaml.bounded(m, "lotSize", 1, 1, Command.MAX_QUANTITY),
+                yaml.bounded(m, "priceBandBasisPoints", 0, 0, MAX_BAND_BASIS_POINTS),
+                yaml.bounded(m, "referencePrice", 0, 0, Command.MAX_PRICE),
                 assetId(m.get("baseAsset"), assets), assetId(m.get("quoteAsset"), assets),
                 yaml.optional(m, "baseScale", 1), yaml.optional(m, "quoteScale", 1),
                 yaml.optional(m, "takerFee", 0), yaml.optional(m, "makerFee", 0));
@@ -146,6 +164,9 @@ public final class EngineConfigFile {
         final Map<String, Node> m = yaml.mapping(node,
             Set.of("id", "maxOrderQuantity", "maxOrderNotional", "maxOpenOrders", "selfTradePrevention"));
         final long id = needsId ? yaml.required(node, m, "id") : 0;
+        if (needsId && id < 1) {
+            throw yaml.error(m.get("id"), "account id must be 1.." + Long.MAX_VALUE + ", found " + id);
+        }
         final long maxOpen = yaml.optional(m, "maxOpenOrders", 0);
         if (maxOpen > Integer.MAX_VALUE) {
             throw yaml.error(m.get("maxOpenOrders"), "maxOpenOrders is too large");
@@ -161,11 +182,22 @@ public final class EngineConfigFile {
             }
         }
         try {
-            return new AccountSpec(id, yaml.optional(m, "maxOrderQuantity", 0), yaml.optional(m, "maxOrderNotional", 0),
+            return new AccountSpec(id, yaml.bounded(m, "maxOrderQuantity", 0, 0, Command.MAX_QUANTITY),
+                yaml.bounded(m, "maxOrderNotional", 0, 0, Long.MAX_VALUE),
                 (int) maxOpen, stp);
         } catch (final IllegalArgumentException e) {
             throw yaml.error(node, e.getMessage());
         }
+    }
+
+    /** A name as it can be shown in one line: control characters as \\uXXXX. */
+    private static String printable(final String name) {
+        final StringBuilder out = new StringBuilder(name.length());
+        for (int i = 0; i < name.length(); i++) {
+            final char c = name.charAt(i);
+            out.append(c < 0x20 || c == 0x7f ? String.format("\\u%04X", (int) c) : String.valueOf(c));
+        }
+        return out.toString();
     }
 
     private int riskChecks(final Node node) throws ConfigException {

@@ -55,8 +55,7 @@ class EngineConfigFileTest {
         assertTrue(failure("symbols:\n  - id: 1\n    tickSize: 0.01\n").startsWith("F:3: tickSize must be a whole number"));
         assertEquals("F:2: symbol id must be 1..2147483647 (0 means 'every symbol')", failure("symbols:\n  - id: 0\n"));
         assertEquals("F:3: symbol id 1 is configured twice", failure("symbols:\n  - id: 1\n  - id: 1\n"));
-        assertTrue(failure("symbols:\n  - id: 1\n    lotSize: -5\n")
-            .startsWith("F:2: symbol 1: priceScale, tickSize and lotSize must be positive"));
+        assertEquals("F:3: lotSize must be 1..1000000000000, found -5", failure("symbols:\n  - id: 1\n    lotSize: -5\n"));
         assertTrue(failure("riskChecks: [HALT, NAP]\nsymbols:\n  - id: 1\n").startsWith("F:1: unknown risk check 'NAP'"));
         assertTrue(failure("symbols:\n  - id: 1\naccounts:\n  - {id: 5, selfTradePrevention: MAYBE}\n")
             .startsWith("F:4: selfTradePrevention 'MAYBE'"));

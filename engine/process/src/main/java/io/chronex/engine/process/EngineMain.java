@@ -55,6 +55,11 @@ public final class EngineMain {
         Tool.run("engine", USAGE, () -> run(argv));
     }
 
+    /** {@link #main} without exiting: the exit code (tests of what is refused before the engine starts). */
+    static int exitCode(final String[] argv) {
+        return Tool.exitCode("engine", USAGE, () -> run(argv));
+    }
+
     /** Parses, then recovers and runs the engine's loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
         final Args args = Args.parse(argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every", "--checkpoint-every",
