@@ -21,6 +21,8 @@ final class Connection {
     SelectionKey key;
     FixSession session;
     String remote;
+    /** The peer's IP address alone (remote has the port too): what failed logons are counted by. */
+    String host = "";
     long connectedNanos;
     boolean open;
     /** After we sent a Logout or a fatal error: close once the output is flushed, or at this deadline. */

@@ -46,6 +46,14 @@ final class FixSession {
     final String name;
     final byte[] senderCompId;
     final byte[] password;
+    /**
+     * The one answer to a Logon that has not proven who it is (an unknown SenderCompID, a wrong password, a CompID or address
+     * slowed down after failures): it tells a guesser nothing. docs/gateway.md, "Logon failures".
+     */
+    static final String LOGON_REFUSED = "Logon refused: unknown SenderCompID or wrong password, or too many failed logons;"
+        + " wait and try again";
+    /** Whether the last Logon was refused for its password (the gateway counts those against the CompID and the address). */
+    boolean refusedCredentials;
     final long account;
     /** Slot in the session state file (the inbound sequence number lives there). */
     final int slot;
@@ -212,13 +220,19 @@ final class FixSession {
         return true;
     }
 
-    /** Why this Logon cannot be accepted, or null. */
+    /**
+     * Why this Logon cannot be accepted, or null. The password comes first, and its refusal is {@link #LOGON_REFUSED}, the
+     * words an unknown SenderCompID gets too: nothing a client is told before it has proven who it is may say whether the
+     * CompID exists (the log has the real reason).
+     */
     private String logonRefusal(final FixDecoder logon, final long nowEpochMillis) {
+        refusedCredentials = password != null && !logon.valueEquals(FixTags.PASSWORD, password);
+        if (refusedCredentials) {
+            proxy.log("session " + name + ": wrong or missing password (554) in a Logon");
+            return LOGON_REFUSED;
+        }
         if (!logon.valueEquals(FixTags.TARGET_COMP_ID, compId)) {
             return "TargetCompID must be " + new String(compId, StandardCharsets.US_ASCII);
-        }
-        if (password != null && !logon.valueEquals(FixTags.PASSWORD, password)) {
-            return "Logon of " + name + " refused: wrong or missing password (554)";
         }
         if (connection != null) {
             return "session " + name + " is already logged on from another connection";

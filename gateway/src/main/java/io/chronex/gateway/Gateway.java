@@ -82,6 +82,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final GatewaySessionsFile published;
     private final Framer framer;
     private final OutboxSessionProxy proxy;
+    /** Failed logons per CompID and address, and the back-off they earn (docs/gateway.md, "Logon failures"). */
+    private final LogonGuard logonGuard = new LogonGuard();
     private final CommandJournal journal;
     private final EventsToReports eventsToReports;
     /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
@@ -391,19 +393,34 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         for (int i = 0; i < sessions.size(); i++) {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
+                if (logonGuard.blocked(candidate.name, c.host, framer.readNanos)) {
+                    proxy.refuseLogon(c, decoder, FixSession.LOGON_REFUSED);
+                    log.log("session " + candidate.name + ": Logon from " + c.remote + " not heard: failed logons of the session or"
+                        + " the address, blocked for " + logonGuard.blockedForNanos(candidate.name, c.host, framer.readNanos) / 1_000_000
+                        + " ms more");
+                    return;
+                }
                 if (candidate.onLogon(c, decoder, framer.readNanos, nowEpochMillis)) {
+                    logonGuard.succeeded(candidate.name, c.host);
                     // Subscriptions never outlive a connection (the disconnect ended them already; this is the safety net).
                     marketData.sessionEnded(candidate.publishedSlot);
                     framer.loggedOn(c);
                     // A refused Logon is not the session's: only an accepted one counts in (its answer has counted out).
                     published.messageIn(candidate.publishedSlot, decoder.msgSeqNum());
                     published.loggedOn(candidate.publishedSlot, System.currentTimeMillis());
+                } else if (candidate.refusedCredentials) {
+                    logonGuard.failed(candidate.name, c.host, framer.readNanos);
                 }
                 return;
             }
         }
-        proxy.refuseLogon(c, decoder, "unknown SenderCompID " + decoder.stringValue(FixTags.SENDER_COMP_ID)
-            + " (not configured for gateway " + gatewayId + ")");
+        // The same answer as a wrong password; the log says which.
+        log.log("unknown SenderCompID " + decoder.stringValue(FixTags.SENDER_COMP_ID) + " (not configured for gateway " + gatewayId
+            + ") in a Logon from " + c.remote);
+        if (!logonGuard.blocked(null, c.host, framer.readNanos)) {
+            logonGuard.failed(null, c.host, framer.readNanos);
+        }
+        proxy.refuseLogon(c, decoder, FixSession.LOGON_REFUSED);
     }
 
     /** Garbled messages and garbage between messages are dropped unanswered and uncounted (FIX 4.4 Volume 2). */

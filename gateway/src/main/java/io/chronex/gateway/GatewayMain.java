@@ -78,6 +78,8 @@ public final class GatewayMain {
         if (config.sessionsOf(id).isEmpty()) {
             throw new Args.UsageException(configFile + " has no session for gateway " + id + " (sessions say 'gateway: N', default 1)");
         }
+        final String open = config.sessionsOf(id).stream().filter(s -> s.password() == null).map(GatewayConfig.Session::senderCompId)
+            .collect(java.util.stream.Collectors.joining(", "));
         final String reserveOption = args.string("--storage-reserve", null);
         final long storageReserve = reserveOption != null ? StorageGuard.parseSize(reserveOption) : config.storageReserve();
         final int port = portOption >= 0 ? portOption : config.port();
@@ -97,6 +99,11 @@ public final class GatewayMain {
             run = RunFiles.start(data.gatewayDir(id), "gateway");
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
+        }
+        if (!open.isEmpty()) {
+            // Fine on one machine, a hole on a network.
+            run.log("warning: sessions %s have no password: anyone who can reach the port and knows the CompID can log on as them"
+                + " (demo only; see config/gateway-production.yaml)", open);
         }
         try {
             if (args.flag("--rebuild-clordids")) {

@@ -86,14 +86,30 @@ class FixSessionTest {
 
     @Test
     void logonIsRefusedForEachBadField() {
-        assertRefused("554=wrong\u0001108=30\u0001", 1, "Logon of ALICE refused: wrong or missing password (554)");
+        assertRefused("554=wrong\u0001108=30\u0001", 1, FixSession.LOGON_REFUSED);
+        assertTrue(session.refusedCredentials, "counted against the CompID and the address by the gateway");
         assertRefused("554=secret\u0001108=0\u0001", 1, "HeartBtInt (108) must be 1..300 seconds");
+        assertFalse(session.refusedCredentials, "the password was right");
         assertRefused("554=secret\u0001108=301\u0001", 1, "HeartBtInt (108) must be 1..300 seconds");
         assertRefused("554=secret\u0001108=30\u0001141=Y\u0001", 2, "a Logon with ResetSeqNumFlag=Y must have MsgSeqNum 1");
         state.expectedInbound(session.slot, 5);
         assertRefused("554=secret\u0001108=30\u0001", 3, "MsgSeqNum too low, expecting 5 but received 3");
         assertNull(session.connection);
         assertEquals(5, session.expectedInbound(), "a refused Logon uses no sequence number");
+    }
+
+    /**
+     * Before the password is proven, nothing else is said: a wrong TargetCompID with a wrong password gets the words an
+     * unknown SenderCompID gets, and only with the right password is the TargetCompID's problem named.
+     */
+    @Test
+    void theWrongPasswordIsFoundBeforeAnythingElseIsSaid() {
+        decode("35=A\u000149=ALICE\u000156=SOMEONE\u000134=1\u0001" + TIME + "98=0\u0001108=30\u0001554=guess\u0001");
+        assertFalse(session.onLogon(connection, decoder, 0, NOW_MILLIS));
+        assertEquals("refuse " + FixSession.LOGON_REFUSED, last());
+        decode("35=A\u000149=ALICE\u000156=SOMEONE\u000134=1\u0001" + TIME + "98=0\u0001108=30\u0001554=secret\u0001");
+        assertFalse(session.onLogon(connection, decoder, 0, NOW_MILLIS));
+        assertEquals("refuse TargetCompID must be CHRONEX", last());
     }
 
     @Test

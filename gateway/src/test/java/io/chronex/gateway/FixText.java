@@ -71,6 +71,15 @@ final class FixText implements AutoCloseable {
         return client;
     }
 
+    /** Connects and sends a Logon (MsgSeqNum 1, ResetSeqNumFlag=Y) with this password (554) without reading the answer. */
+    static FixText sendLogon(final int port, final String sender, final String password) throws IOException {
+        final FixText client = new FixText(new Socket("127.0.0.1", port), sender);
+        client.seq = 2;
+        client.sendRaw(whole("35=A\u000149=" + sender + "\u000156=CHRONEX\u000134=1\u000152=" + now() + "\u000198=0\u0001108=30\u0001"
+            + "141=Y\u0001554=" + password + "\u0001"));
+        return client;
+    }
+
     /** The body (35 to the last field before 10) of a message with the next sequence number. */
     String body(final String msgType, final String fields) {
         return body(seq++, msgType, fields);

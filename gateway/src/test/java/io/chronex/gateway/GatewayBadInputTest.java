@@ -13,6 +13,7 @@ import quickfix.field.TimeInForce;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -202,7 +203,9 @@ class GatewayBadInputTest {
 
     private static void connectAndDrop(final int connections) throws Exception {
         for (int i = 0; i < connections; i++) {
-            try (Socket s = new Socket("127.0.0.1", exchange.port)) {
+            // From an address of its own: the NOBODY logons fail, and the gateway blocks the address they come from (LogonGuard),
+            // which must not be the one the class's other tests log on from.
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), exchange.port, InetAddress.getByName("127.0.0.2"), 0)) {
                 if ((i & 1) == 0) {
                     s.getOutputStream().write(FixText.logon("NOBODY", 1));
                 }

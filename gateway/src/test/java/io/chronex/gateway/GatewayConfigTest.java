@@ -61,6 +61,17 @@ class GatewayConfigTest {
         assertTrue(zero.getMessage().contains("marketDataMaxSubscriptions must be 1.."), zero.getMessage());
     }
 
+    /** The shipped production example loads, and none of its sessions can be logged on as without a password. */
+    @Test
+    void theProductionExampleHasAPasswordOnEverySession() throws Exception {
+        final GatewayConfig production = GatewayConfig.load(ProjectRoot.resolve("config/gateway-production.yaml"));
+        assertFalse(production.sessions().isEmpty());
+        for (final GatewayConfig.Session s : production.sessions()) {
+            assertTrue(s.password() != null && s.password().length() >= 16, s.senderCompId() + " has a password");
+        }
+        assertEquals("127.0.0.1", production.bind(), "loopback until the operator chooses");
+    }
+
     private String refusal(final String lines, final String sessions) {
         return assertThrows(ConfigException.class, () -> load(lines, sessions)).getMessage().replace(dir.toString(), "D");
     }
