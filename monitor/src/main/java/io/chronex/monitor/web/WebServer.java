@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class WebServer implements AutoCloseable {
     /** Live-update streams served at once; more get 503, so a page left open in many tabs cannot take every thread. */
     static final int MAX_STREAMS = 32;
+    /** What a page refused a stream is told to wait before it asks again. */
+    static final int RETRY_AFTER_SECONDS = 3;
     /** A comment line this often on a quiet stream, so proxies and browsers keep it open. */
     private static final long KEEPALIVE_MS = 15_000;
     private static final String UPLOT = "META-INF/resources/webjars/uplot/" + uplotVersion() + "/dist/";
@@ -117,6 +119,8 @@ public final class WebServer implements AutoCloseable {
     private void stream(final HttpExchange exchange) throws IOException {
         if (streams.incrementAndGet() > MAX_STREAMS) {
             streams.decrementAndGet();
+            // The page retries no sooner than this (it backs off by itself too): a restarted monitor is not stormed.
+            exchange.getResponseHeaders().set("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
             send(exchange, 503, "text/plain; charset=utf-8", "too many live pages open (" + MAX_STREAMS + ")\n");
             return;
         }

@@ -233,19 +233,97 @@ function renderBooks(s) {
 function render(s) {
   if (!s || !s.latency) return; // the monitor has not finished its first interval yet
   window.lastState = s;
+  lastStateAt = performance.now();
+  lastStateTime = s.time;
+  lastIntervalMs = s.intervalSeconds > 0 ? s.intervalSeconds * 1000 : 1000;
   renderTiles(s);
   renderCharts(s);
   renderTables(s);
   renderBooks(s);
+  showConnection();
+}
+
+// The live stream, read with fetch rather than EventSource: an EventSource that gets an HTTP error (a 503 when every stream
+// slot is taken, say after a monitor restart) gives up for good, and cannot see Retry-After. This one retries whatever went
+// wrong, backing off 1 s, 2 s, 4 s ... 30 s, and never sooner than the server's Retry-After.
+const RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000;
+let retryMs = RETRY_FIRST_MS;
+let connectionProblem = "connecting";
+
+async function stream() {
+  try {
+    const response = await fetch("events", { cache: "no-store" });
+    if (!response.ok) {
+      const after = Number(response.headers.get("Retry-After"));
+      throw { why: "HTTP " + response.status, retryAfterMs: after > 0 ? after * 1000 : 0 };
+    }
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw { why: "the monitor ended the stream" };
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const data = buffer.slice(0, end).split("\n").filter(l => l.startsWith("data: ")).map(l => l.slice(6)).join("\n");
+        buffer = buffer.slice(end + 2);
+        if (data) {
+          retryMs = RETRY_FIRST_MS;
+          connectionProblem = null;
+          render(JSON.parse(data));
+        }
+      }
+    }
+  } catch (e) {
+    const wait = Math.max(retryMs, (e && e.retryAfterMs) || 0);
+    connectionProblem = ((e && e.why) || "the monitor cannot be reached") + "; retrying in " + Math.round(wait / 1000) + " s";
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+    showConnection();
+    setTimeout(stream, wait);
+  }
+}
+
+// Figures older than a few intervals are never shown as live: the badge, the alerts and the engine tile say they are not
+// known any more, and the page is greyed, until a state arrives again. Judged by this browser's own clock (time since the
+// last state arrived), so a monitor whose clock differs cannot make old figures look new.
+const STALE_INTERVALS = 3, STALE_MIN_MS = 2000;
+let lastStateAt = 0, lastIntervalMs = 1000, lastStateTime = 0;
+
+function staleForMs() {
+  if (!lastStateAt) return 0;
+  const age = performance.now() - lastStateAt;
+  return age > Math.max(STALE_MIN_MS, STALE_INTERVALS * lastIntervalMs) ? age : 0;
+}
+
+function showConnection() {
+  const badge = el("connection");
+  const stale = staleForMs();
+  document.body.classList.toggle("stale", stale > 0);
+  if (stale) {
+    badge.textContent = "STALE: no update for " + Math.round(stale / 1000) + " s" + (connectionProblem ? " (" + connectionProblem + ")" : "");
+    badge.className = "badge down";
+    const alerts = el("alerts");
+    alerts.className = "alerts unknown";
+    alerts.textContent = "alerts: unknown: no update from the monitor for " + Math.round(stale / 1000) + " s; the figures below are"
+      + " from " + new Date(lastStateTime).toISOString().replace("T", " ").replace("Z", " UTC");
+    el("engine").textContent = "?";
+    el("engine").className = "big state-UNKNOWN";
+  } else if (connectionProblem === "connecting") {
+    badge.textContent = "connecting";
+    badge.className = "badge";
+  } else if (connectionProblem) {
+    badge.textContent = "disconnected: " + connectionProblem;
+    badge.className = "badge down";
+  } else {
+    badge.textContent = "live";
+    badge.className = "badge live";
+  }
 }
 
 function connect() {
-  const badge = el("connection");
-  const source = new EventSource("events");
-  source.onopen = () => { badge.textContent = "live"; badge.className = "badge live"; };
-  source.onmessage = e => render(JSON.parse(e.data));
-  // EventSource reconnects by itself; until it does, the figures on the page are stale and say so.
-  source.onerror = () => { badge.textContent = "disconnected: figures are stale, reconnecting"; badge.className = "badge down"; };
+  stream();
+  setInterval(showConnection, 1000);
 }
 
 window.addEventListener("resize", () => Object.entries(charts).forEach(([id, c]) => c.setSize({ width: chartWidth(id), height: 240 })));

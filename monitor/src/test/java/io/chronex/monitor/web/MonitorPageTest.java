@@ -161,8 +161,78 @@ class MonitorPageTest {
             assertTrue(text(browser, "backlog").matches("[0-9,]+ waiting"), text(browser, "backlog"));
             browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page-engine-gone.png"));
             assertEquals(List.of(), browser.errors(), "console errors");
+
+            restartedMonitorWithItsStreamsTaken(browser, monitor, Integer.parseInt(url.group(1).replaceAll(".*:(\\d+)/$", "$1")), data);
         }
     }
+
+    /**
+     * The monitor killed while the page is open: within a few intervals the page says its figures are stale (badge, alerts
+     * unknown, engine "?"), not "live" with the last alerts. A new monitor on the same port whose stream slots are all taken
+     * answers the page 503 with Retry-After: the page stays stale and says why, and retries; once slots are free it is live
+     * again. (The test takes the slots the moment the new monitor listens; should the page's retry get there first, the 503
+     * part is skipped and said so.)
+     */
+    private void restartedMonitorWithItsStreamsTaken(final Chromium browser, final Process monitor, final int port, final Path data)
+        throws Exception {
+        monitor.destroyForcibly().waitFor();
+        Await.until("the page to say its figures are stale", 30, () -> text(browser, "connection").startsWith("STALE: no update for")
+            && text(browser, "alerts").startsWith("alerts: unknown: no update from the monitor") && "?".equals(text(browser, "engine")));
+        browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page-stale.png"));
+        final Path log = tmp.resolve("monitor-2.out");
+        jvms.start(Monitor.class.getName(), List.of("--data-dir", data.toString(), "--config",
+            ProjectRoot.resolve("config/engine.yaml").toString(), "--http", "127.0.0.1:" + port, "--interval", "500ms"), log);
+        final List<java.net.HttpURLConnection> taken = new java.util.ArrayList<>();
+        try {
+            boolean allTaken = true;
+            for (int i = 0; i < 32 && allTaken; i++) {
+                final java.net.HttpURLConnection stream = openStream(port);
+                if (stream.getResponseCode() == 503) {
+                    allTaken = false;
+                    System.out.println("the page reconnected before the test took every stream slot: the 503 case is skipped");
+                } else {
+                    stream.getInputStream().read(); // the first state: the slot is held
+                    taken.add(stream);
+                }
+            }
+            if (allTaken) {
+                final java.net.HttpURLConnection refused = openStream(port);
+                assertEquals(503, refused.getResponseCode(), "every slot taken");
+                assertEquals("3", refused.getHeaderField("Retry-After"));
+                refused.disconnect();
+                Await.until("the page to say the monitor refused its stream", 60, () -> text(browser, "connection").contains("HTTP 503"));
+                assertTrue(text(browser, "connection").startsWith("STALE"), text(browser, "connection"));
+            }
+        } finally {
+            taken.forEach(java.net.HttpURLConnection::disconnect);
+        }
+        Await.until("the page live again once it gets a stream", 90, () -> "live".equals(text(browser, "connection"))
+            && !text(browser, "alerts").startsWith("alerts: unknown"));
+        // The browser logs each failed request of the stream (refused while no monitor ran, cut off by the kill, the 503):
+        // those are the scenario. Anything else is an error of the page.
+        assertEquals(List.of(), browser.errors().stream().filter(e -> !(e.startsWith("log: Failed to load resource")
+            && e.endsWith("/events"))).toList(), "console errors");
+    }
+
+    /** A live-update stream of the monitor on this port, waiting until it listens (a restarted monitor reads the journal first). */
+    private static java.net.HttpURLConnection openStream(final int port) throws Exception {
+        final java.net.URL events = new java.net.URL("http://127.0.0.1:" + port + "/events");
+        final long deadline = System.nanoTime() + 120_000_000_000L;
+        while (true) {
+            try {
+                final java.net.HttpURLConnection c = (java.net.HttpURLConnection) events.openConnection();
+                c.setReadTimeout(15_000);
+                c.getResponseCode();
+                return c;
+            } catch (final java.net.ConnectException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(5);
+            }
+        }
+    }
+
 
     /** Every chart created, and every one of its series (after x) holding at least one value. */
     private static final String CHARTS_DRAWN = "(() => { const c = window.chronexCharts || {};"

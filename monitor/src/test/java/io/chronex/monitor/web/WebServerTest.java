@@ -58,7 +58,7 @@ class WebServerTest {
         final HttpResponse<String> page = get("/");
         assertEquals(200, page.statusCode());
         assertTrue(page.body().contains("<script src=\"vendor/uPlot.iife.min.js\"></script>"), page.body());
-        assertTrue(get("/monitor.js").body().contains("new EventSource(\"events\")"));
+        assertTrue(get("/monitor.js").body().contains("await fetch(\"events\""));
         assertTrue(get("/monitor.css").body().contains(".tiles"));
         // uPlot from the WebJar on the class path, found by its version: the page needs nothing from the internet.
         final HttpResponse<String> uplot = get("/vendor/uPlot.iife.min.js");
