@@ -60,6 +60,8 @@ public final class Monitor implements AutoCloseable {
           --http HOST:PORT      serve a live page instead of printing blocks: http://HOST:PORT/ (charts, books, alerts), plus
                                 /api/state (the same figures as JSON) and /metrics (Prometheus text); port 0 picks a free
                                 port; prints the address. 127.0.0.1 keeps it on this host; 0.0.0.0 serves every interface
+          --http-host NAMES     host names (comma-separated) the page may be reached by besides IP addresses and localhost;
+                                a request for any other Host gets 421 (a hostile page cannot read it by DNS rebinding)
           --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval, the last
                                 minute and since start
           --once                read what is there, print one block of everything read and exit 0 (scripts, CI);
@@ -151,7 +153,7 @@ public final class Monitor implements AutoCloseable {
 
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--interval", "--config", "--alert-backlog-ms",
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--http-host", "--interval", "--config", "--alert-backlog-ms",
                 "--alert-p99-ms", "--hlog", "--storage-reserve", "--cluster"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
@@ -191,7 +193,9 @@ public final class Monitor implements AutoCloseable {
                 monitor.loop(intervalNanos, out);
                 return 0;
             }
-            try (WebServer web = serve(http)) {
+            final String names = args.string("--http-host", "");
+            try (WebServer web = serve(http, java.util.Arrays.stream(names.split(",")).map(String::trim).filter(n -> !n.isEmpty())
+                .collect(java.util.stream.Collectors.toSet()))) {
                 monitor.web = web;
                 out.println("monitor: serving http://" + web.address().getHostString() + ":" + web.address().getPort()
                     + "/ (live page; /api/state JSON, /metrics Prometheus) for " + data.root());
@@ -222,9 +226,9 @@ public final class Monitor implements AutoCloseable {
         return address;
     }
 
-    private static WebServer serve(final InetSocketAddress address) {
+    private static WebServer serve(final InetSocketAddress address, final Set<String> hostNames) {
         try {
-            return new WebServer(address);
+            return new WebServer(address, hostNames);
         } catch (final IOException e) {
             throw new Args.UsageException("--http " + address.getHostString() + ":" + address.getPort() + ": cannot listen there: "
                 + e.getMessage());

@@ -8,11 +8,15 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The monitor's browser face: the page and its scripts from this jar, {@code /api/state} (JSON),
@@ -24,6 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class WebServer implements AutoCloseable {
     /** Live-update streams served at once; more get 503, so a page left open in many tabs cannot take every thread. */
     static final int MAX_STREAMS = 32;
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     /** What a page refused a stream is told to wait before it asks again. */
     static final int RETRY_AFTER_SECONDS = 3;
     /** A comment line this often on a quiet stream, so proxies and browsers keep it open. */
@@ -48,9 +53,20 @@ public final class WebServer implements AutoCloseable {
     private String metrics = "";
     private long version;
     private volatile boolean closed;
+    /** Host names answered besides IP literals and localhost. */
+    private final Set<String> hostNames;
 
-    /** Binds {@code address} (port 0: any free port) and starts serving. */
+    /** Binds {@code address} (port 0: any free port) and starts serving requests addressed by IP or as localhost. */
     public WebServer(final InetSocketAddress address) throws IOException {
+        this(address, Set.of());
+    }
+
+    /**
+     * As above, also answering requests whose Host header is one of {@code hostNames} (case-insensitive, without port):
+     * the names operators reach this host by.
+     */
+    public WebServer(final InetSocketAddress address, final Set<String> hostNames) throws IOException {
+        this.hostNames = hostNames.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
         server = HttpServer.create(address, 64);
         threads = Executors.newCachedThreadPool(r -> {
             final Thread t = new Thread(r, "monitor-http");
@@ -85,6 +101,14 @@ public final class WebServer implements AutoCloseable {
                 send(exchange, 405, "text/plain; charset=utf-8", "only GET and HEAD: the monitor is read-only\n");
                 return;
             }
+            final String host = exchange.getRequestHeaders().getFirst("Host");
+            if (!hostAllowed(host)) {
+                // DNS rebinding: a web page of another site whose name is pointed at this host would be let read the
+                // exchange's state through the operator's browser. Only names this monitor was told about are answered.
+                send(exchange, 421, "text/plain; charset=utf-8", "the monitor does not answer to Host '" + host
+                    + "': reach it by its IP address or localhost, or start it with --http-host " + hostName(host) + "\n");
+                return;
+            }
             final String path = exchange.getRequestURI().getPath();
             switch (path) {
                 case "/api/state" -> send(exchange, 200, "application/json; charset=utf-8", current(true));
@@ -93,6 +117,25 @@ public final class WebServer implements AutoCloseable {
                 default -> file(exchange, path);
             }
         }
+    }
+
+    /** An IP literal (v4, or v6 in brackets), localhost, or a name given with --http-host, each with or without a port. */
+    boolean hostAllowed(final String host) {
+        if (host == null) {
+            return true; // HTTP/1.0 clients and scrapers without one: not a browser, which always sends it
+        }
+        final String name = hostName(host).toLowerCase(Locale.ROOT);
+        return name.equals("localhost") || name.startsWith("[") || IPV4.matcher(name).matches() || hostNames.contains(name);
+    }
+
+    /** The Host header without its port. */
+    private static String hostName(final String host) {
+        if (host.startsWith("[")) {
+            final int end = host.indexOf(']');
+            return end < 0 ? host : host.substring(0, end + 1);
+        }
+        final int colon = host.indexOf(':');
+        return colon < 0 ? host : host.substring(0, colon);
     }
 
     private String current(final boolean json) {

@@ -95,6 +95,31 @@ class WebServerTest {
         assertEquals("", lines.readLine());
     }
 
+    /** The status line of a GET of /api/state with this Host header, over a raw socket (HttpClient will not set Host). */
+    private String statusWithHost(final String host) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.address().getPort())) {
+            socket.getOutputStream().write(("GET /api/state HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII));
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
+    /** DNS rebinding: a request whose Host is a name the monitor was not told about gets 421; IPs, localhost and its names, 200. */
+    @Test
+    void answersOnlyTheHostNamesItKnows() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0), java.util.Set.of("Monitor.Example.org"));
+        server.publish("{}", "");
+        final int port = server.address().getPort();
+        for (final String host : new String[] {"127.0.0.1:" + port, "127.0.0.1", "localhost:" + port, "LOCALHOST", "[::1]:" + port,
+            "monitor.example.org:" + port, "10.1.2.3"}) {
+            assertEquals("HTTP/1.1 200 OK", statusWithHost(host), host);
+        }
+        for (final String host : new String[] {"attacker.example:" + port, "attacker.example", "127.0.0.1.attacker.example",
+            "localhost.attacker.example:" + port}) {
+            assertTrue(statusWithHost(host).startsWith("HTTP/1.1 421"), host + ": " + statusWithHost(host));
+        }
+    }
+
     @Test
     void limitsTheLiveStreams() throws Exception {
         server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
@@ -107,7 +132,9 @@ class WebServerTest {
             open.add(lines);
             assertEquals("data: {}", lines.readLine(), "stream " + i + " is being served");
         }
-        assertEquals(503, get("/events").statusCode());
+        final HttpResponse<String> refused = get("/events");
+        assertEquals(503, refused.statusCode());
+        assertEquals("3", refused.headers().firstValue("Retry-After").orElse(""), "the page waits at least this");
         assertEquals(200, get("/api/state").statusCode(), "the rest of the server still answers");
     }
 }
