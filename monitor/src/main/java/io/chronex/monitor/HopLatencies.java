@@ -87,6 +87,18 @@ public final class HopLatencies {
         }
     }
 
+    /**
+     * Where {@link #record} and {@link #recordReturn} put their values: the current interval's histograms, or, for
+     * history (excerpts that were in the queues before the monitor started, read as it catches up), the since-start ones
+     * alone, so a restarted monitor's catch-up is not shown as the last interval's or the last minute's traffic.
+     */
+    private Histogram[] recordInto = current;
+
+    /** Whether what is recorded next is history (see {@link #recordInto}). */
+    public void history(final boolean history) {
+        recordInto = history ? sinceStart : current;
+    }
+
     /** Records the hops of one result; a hop whose start or end was not recorded (0) is left out. */
     public void record(final Hops h) {
         if (h.gatewayReadNanos != 0 && h.gatewayAppendNanos != 0) {
@@ -126,7 +138,7 @@ public final class HopLatencies {
 
     private void recordHop(final Hop hop, final long nanos) {
         // Clamped: two cores' readings of CLOCK_MONOTONIC agree, but a hand-built excerpt may not.
-        current[hop.ordinal()].recordValue(Math.max(0, nanos));
+        recordInto[hop.ordinal()].recordValue(Math.max(0, nanos));
     }
 
     /** The intervals in a minute: ceil(60 s / interval), at most {@link #MAX_WINDOW_INTERVALS}. */

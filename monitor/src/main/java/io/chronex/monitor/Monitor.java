@@ -256,6 +256,9 @@ public final class Monitor implements AutoCloseable {
         final boolean terminal = System.console() != null && out == System.out;
         final IdleStrategy idle = new SleepingMillisIdleStrategy(POLL_MILLIS);
         final long pauseNanos = Math.min(MAX_PAUSE_NANOS, intervalNanos / 100);
+        // What is in the queues already is history: read now, shown in the totals, not as this interval's traffic.
+        openQueues();
+        model.historyThrough(commandsQueue == null ? -1 : commandsQueue.lastIndex(), eventsQueue == null ? -1 : eventsQueue.lastIndex());
         long next = System.nanoTime() + intervalNanos;
         while (!Thread.currentThread().isInterrupted()) {
             final int read = readSome();

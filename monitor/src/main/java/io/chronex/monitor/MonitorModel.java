@@ -41,6 +41,13 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
     private final long[] recentAppend = new long[RECENT];
     private final long[] recentRead = new long[RECENT];
     private long returnsUnjoined;
+    /**
+     * The last commands and events index that was in the queues when the monitor started (-1: none): what it reads up to
+     * there is history, counted in the totals, books and since-start latencies but not in the interval's rates or the last
+     * minute, so the catch-up of a restarted monitor does not show as a spike of current traffic.
+     */
+    private long historyCommandsThrough = -1;
+    private long historyEventsThrough = -1;
 
     /** With a last-minute window of 60 intervals (a minute at 1 s intervals). */
     public MonitorModel() {
@@ -52,14 +59,23 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
         this.latencies = new HopLatencies(windowIntervals);
     }
 
+    /** The queues' last indexes when the monitor started (-1: empty or not there): see {@link #historyCommandsThrough}. */
+    public void historyThrough(final long commandsIndex, final long eventsIndex) {
+        historyCommandsThrough = commandsIndex;
+        historyEventsThrough = eventsIndex;
+    }
+
     @Override
     public void onCommand(final long journalIndex, final DecodeStatus status, final Command command, final Hops hops) {
+        final boolean history = journalIndex <= historyCommandsThrough;
         commands++;
-        intervalCommands++;
         // The routing and append time are readable whenever the fixed part was complete (CommandCodec.read).
         final int gateway = hops.gatewayId >= 0 && hops.gatewayId < commandsByGateway.length ? hops.gatewayId : 0;
         commandsByGateway[gateway]++;
-        intervalByGateway[gateway]++;
+        if (!history) {
+            intervalCommands++;
+            intervalByGateway[gateway]++;
+        }
         backlog.onCommand(journalIndex, hops.gatewayAppendNanos, hops.receiptEpochNanos);
         if (status == DecodeStatus.OK) {
             operator.onCommand(journalIndex, command);
@@ -68,9 +84,14 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
 
     @Override
     public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+        final boolean history = eventsIndex <= historyEventsThrough;
         events++;
-        intervalEvents++;
+        if (!history) {
+            intervalEvents++;
+        }
+        latencies.history(history);
         latencies.record(header.hops);
+        latencies.history(false);
         final int slot = (int) (eventsIndex & (RECENT - 1));
         recentIndex[slot] = eventsIndex;
         recentAppend[slot] = header.hops.engineAppendNanos;
@@ -93,7 +114,9 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
             returnsUnjoined++;
             return;
         }
+        latencies.history(eventsIndex <= historyEventsThrough);
         latencies.recordReturn(recentAppend[slot], recentRead[slot], eventReadNanos, socketWriteNanos);
+        latencies.history(false);
         recentIndex[slot] = -1; // one record per result (older gateways wrote one per answer: the first is the one that counts)
     }
 

@@ -67,6 +67,37 @@ class MonitorModelTest {
         model.onCommand(journalIndex, DecodeStatus.OK, new Command(), hops);
     }
 
+    /**
+     * A restarted monitor reads what was in the queues before it started: that is history, in the totals and the since-start
+     * latencies, but not in the interval's rates or the last minute, so the catch-up does not show as current traffic.
+     */
+    @Test
+    void whatWasInTheQueuesAtStartIsHistoryNotTheIntervalsTraffic() {
+        model.historyThrough(4, 4); // commands and events 0..4 were there
+        for (long i = 0; i < 10; i++) {
+            command(i, 1_000);
+            final long index = i;
+            event(i, r -> { }, h -> {
+                h.gatewayAppendNanos = 1_000;
+                h.engineReadNanos = 1_000 + 1_000 * (index + 1);
+                h.engineDoneNanos = h.engineReadNanos + 10;
+                h.engineAppendNanos = h.engineDoneNanos + 10;
+            });
+        }
+        model.rollInterval();
+        assertEquals(10, model.commands(), "every command in the totals");
+        assertEquals(10, model.events());
+        assertEquals(5, model.lastIntervalCommands(), "only the commands appended after the start are this interval's");
+        assertEquals(5, model.lastIntervalEvents());
+        assertEquals(5, model.lastIntervalCommandsFromGateway(1));
+        assertEquals(10, model.commandsFromGateway(1));
+        final HopLatencies latencies = model.latencies();
+        assertEquals(5, latencies.interval(HopLatencies.Hop.JOURNAL).getTotalCount());
+        assertEquals(5, latencies.lastMinute(HopLatencies.Hop.JOURNAL).getTotalCount(), "the last minute has no history");
+        assertEquals(10, latencies.sinceStart(HopLatencies.Hop.JOURNAL).getTotalCount(), "since start has it all");
+        assertEquals(6_000, latencies.interval(HopLatencies.Hop.JOURNAL).getMinValue(), 10, "the interval's are the new ones");
+    }
+
     @Test
     void booksAreRebuiltFromLevelChanges() {
         event(1, r -> {

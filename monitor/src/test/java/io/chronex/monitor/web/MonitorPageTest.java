@@ -171,7 +171,8 @@ class MonitorPageTest {
      * unknown, engine "?"), not "live" with the last alerts. A new monitor on the same port whose stream slots are all taken
      * answers the page 503 with Retry-After: the page stays stale and says why, and retries; once slots are free it is live
      * again. (The test takes the slots the moment the new monitor listens; should the page's retry get there first, the 503
-     * part is skipped and said so.)
+     * part is skipped and said so.) The new monitor's catch-up of the journal is history: no spike in the throughput chart,
+     * nothing in the last minute.
      */
     private void restartedMonitorWithItsStreamsTaken(final Chromium browser, final Process monitor, final int port, final Path data)
         throws Exception {
@@ -208,6 +209,17 @@ class MonitorPageTest {
         }
         Await.until("the page live again once it gets a stream", 90, () -> "live".equals(text(browser, "connection"))
             && !text(browser, "alerts").startsWith("alerts: unknown"));
+        // The new monitor read the whole journal as it started: that is history, not a spike of current traffic. The load
+        // goes on at a few hundred commands a second; the engine is dead, so no result came since the restart.
+        Await.until("two intervals of the new monitor on the page", 30,
+            () -> browser.evaluate("window.lastState.history.commandsPerSecond.length").asInt() >= 2);
+        final long caughtUp = browser.evaluate("window.lastState.flow.commands").asLong();
+        final double peak = browser.evaluate("Math.max(...window.lastState.history.commandsPerSecond)").asDouble();
+        assertTrue(caughtUp >= 3_000, "the journal the new monitor caught up with: " + caughtUp + " commands");
+        assertTrue(peak < 2_000, "the throughput chart's peak after the restart: " + peak + "/s (the catch-up read " + caughtUp
+            + " commands)");
+        assertEquals(0, browser.evaluate("window.lastState.latency.lastMinute.total.n").asLong(),
+            "the last minute holds no result: none came since the restart");
         // The browser logs each failed request of the stream (refused while no monitor ran, cut off by the kill, the 503):
         // those are the scenario. Anything else is an error of the page.
         assertEquals(List.of(), browser.errors().stream().filter(e -> !(e.startsWith("log: Failed to load resource")
