@@ -39,13 +39,34 @@ function table(id, head, rows, classes) {
 
 function chartWidth(id) { return Math.max(300, el(id).parentElement.clientWidth - 24); }
 
+// A value with no neighbour (nulls on both sides) draws no line: uPlot hides points when a series is dense, so such a value
+// (a lone 22 s spike between quiet intervals) would not show at all. These indexes get a point whatever the density.
+function isolated(u, seriesIdx, show) {
+  if (show) return null; // every point is drawn already
+  const data = u.data[seriesIdx];
+  const idxs = [];
+  for (let i = 0; i < data.length; i++) {
+    if (data[i] != null && (i === 0 || data[i - 1] == null) && (i === data.length - 1 || data[i + 1] == null)) idxs.push(i);
+  }
+  return idxs.length ? idxs : null;
+}
+
+// The legend shows the latest values while the cursor is not over the chart (uPlot's own shows "–" then).
+function showLatest(u) {
+  if (u.cursor.idx == null && u.data[0].length) u.setLegend({ idx: u.data[0].length - 1 });
+}
+
 // Creates the chart the first time there is data for it, then only swaps its data.
 function plot(id, options, data) {
   if (charts[id]) {
     charts[id].setData(data);
+    showLatest(charts[id]);
     return;
   }
-  charts[id] = new uPlot(Object.assign({ width: chartWidth(id), height: 240, legend: { live: true } }, options), data, el(id));
+  options.series.slice(1).forEach(s => { s.points = Object.assign({ filter: isolated, size: 6 }, s.points); });
+  const hooks = { setCursor: [showLatest], ready: [showLatest] };
+  charts[id] = new uPlot(Object.assign({ width: chartWidth(id), height: 240, legend: { live: true }, hooks: hooks }, options), data,
+    el(id));
 }
 
 function renderTiles(s) {

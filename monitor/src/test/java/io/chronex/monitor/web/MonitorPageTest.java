@@ -148,6 +148,7 @@ class MonitorPageTest {
             Await.until("the halt and its answer in the operator table", 30,
                 () -> text(browser, "operatorTable").contains("HALTACMEaccepted"));
             browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page.png"));
+            legendsAndTablesAndLonePoints(browser);
 
             // The engine killed: the page says so within a few intervals, with an alert.
             engine.destroyForcibly().waitFor();
@@ -224,6 +225,31 @@ class MonitorPageTest {
         // those are the scenario. Anything else is an error of the page.
         assertEquals(List.of(), browser.errors().stream().filter(e -> !(e.startsWith("log: Failed to load resource")
             && e.endsWith("/events"))).toList(), "console errors");
+    }
+
+    /**
+     * The charts' legends show the latest values without a cursor over them; a value between two gaps gets a point; and the
+     * tables (all but the latency table, whose numbers scroll) fit their boxes at 1,400 px and at 800 px.
+     */
+    private static void legendsAndTablesAndLonePoints(final Chromium browser) throws Exception {
+        Await.until("the throughput legend showing the latest values", 30, () -> browser.evaluate(
+            "[...document.querySelectorAll('#flowChart .u-legend .u-value')].slice(1).every(v => v.textContent !== '–'"
+                + " && v.textContent !== '')").asBoolean());
+        assertEquals("[1,3]", browser.evaluate("JSON.stringify(isolated({ data: [[1, 2, 3, 4, 5], [null, 7, null, 8, null]] }, 1,"
+            + " false))").asText().replace(" ", ""), "a point for each value between gaps");
+        assertEquals("[0,4]", browser.evaluate("JSON.stringify(isolated({ data: [[1, 2, 3, 4, 5], [6, null, null, null, 9]] }, 1,"
+            + " false))").asText().replace(" ", ""), "and at the ends");
+        for (final int width : new int[] {1400, 800}) {
+            browser.call("Emulation.setDeviceMetricsOverride", java.util.Map.of("width", width, "height", 1500, "deviceScaleFactor", 1,
+                "mobile", false));
+            Await.until("a layout at " + width + " px", 10, () -> browser.evaluate("window.innerWidth").asInt() == width);
+            final JsonNode overflowing = browser.evaluate("JSON.stringify([...document.querySelectorAll('.tables > div')]"
+                + ".filter(d => !d.hidden && !d.querySelector('#latencyTable') && d.scrollWidth > d.clientWidth + 1)"
+                + ".map(d => d.querySelector('h2').textContent + ': ' + d.scrollWidth + ' > ' + d.clientWidth))");
+            assertEquals("[]", overflowing.asText(), "tables cut off at " + width + " px");
+            browser.screenshot(ProjectRoot.resolve("monitor/target/monitor-page-" + width + ".png"));
+        }
+        browser.call("Emulation.clearDeviceMetricsOverride", java.util.Map.of());
     }
 
     /** A live-update stream of the monitor on this port, waiting until it listens (a restarted monitor reads the journal first). */
