@@ -24,6 +24,12 @@ public final class History {
     private final double[][] max = new double[HOPS.length][CAPACITY];
     private int next;
     private int size;
+    private final AlertHistory alerts = new AlertHistory();
+
+    /** What the alerts did over the monitor's run. */
+    public AlertHistory alerts() {
+        return alerts;
+    }
 
     /** Appends the interval just rolled: its length in seconds and the model's interval figures. */
     public void add(final double epochSeconds, final double intervalSeconds, final MonitorModel model, final long backlogAgeNanos) {

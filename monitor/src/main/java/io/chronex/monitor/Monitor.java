@@ -315,6 +315,7 @@ public final class Monitor implements AutoCloseable {
                 });
             } else {
                 steps.add(() -> history.add(view.now().toEpochMilli() / 1e3, seconds, model, view.backlogAgeNanos()));
+                steps.add(() -> history.alerts().update(StatusBlock.alerts(model, view), view.now().toEpochMilli()));
                 final String[] json = new String[1];
                 steps.add(() -> json[0] = StateJson.render(model, view, history));
                 steps.add(() -> web.publish(json[0], MetricsText.render(model, view)));

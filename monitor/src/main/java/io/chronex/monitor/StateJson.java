@@ -67,6 +67,7 @@ public final class StateJson {
             books(g, model, view);
             money(g, view.money());
             history(g, history);
+            alertHistory(g, history.alerts(), view.now().toEpochMilli());
             g.writeEndObject();
         } catch (final IOException e) {
             throw new UncheckedIOException(e); // a StringWriter does not fail
@@ -418,6 +419,29 @@ public final class StateJson {
     }
 
     /** Column arrays, oldest first, as uPlot takes them; NaN (a hop with nothing in an interval) as null. */
+    /**
+     * {@code alertHistory}: every alert of the monitor's run, those still raised first, then the last
+     * {@value AlertHistory#KEPT} that cleared, newest first: kind, latest text, raised and cleared (null while raised) in
+     * epoch ms, and how long it lasted (so far).
+     */
+    private static void alertHistory(final JsonGenerator g, final AlertHistory alerts, final long nowMillis) throws IOException {
+        g.writeArrayFieldStart("alertHistory");
+        for (final AlertHistory.Entry e : alerts.entries()) {
+            g.writeStartObject();
+            g.writeStringField("kind", e.kind());
+            g.writeStringField("text", e.text());
+            g.writeNumberField("raised", e.raisedMillis());
+            if (e.clearedMillis() == 0) {
+                g.writeNullField("cleared");
+            } else {
+                g.writeNumberField("cleared", e.clearedMillis());
+            }
+            g.writeNumberField("lastedMs", e.lastedMillis(nowMillis));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
     private static void history(final JsonGenerator g, final History history) throws IOException {
         final int n = history.size();
         g.writeObjectFieldStart("history");

@@ -184,6 +184,11 @@ function renderTables(s) {
     md(x.marketData)])));
   table("sessionTable", ["gateway", "session", "messages in", "out", "last MsgSeqNum in", "out", "logged on at", "market data"],
     sessions.length ? sessions : [["none logged on", "", "", "", "", "", "", ""]]);
+  const when = ms => new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, " UTC");
+  table("alertTable", ["alert", "raised", "cleared", "lasted", "last said"],
+    s.alertHistory.length ? s.alertHistory.map(a => [a.kind, when(a.raised), a.cleared === null ? "still raised" : when(a.cleared),
+      fmt(a.lastedMs / 1000, 1) + " s", a.text]) : [["none so far", "", "", "", ""]],
+    r => [r[2] === "still raised" ? "state-GONE" : "", "", "", "", ""]);
   table("operatorTable", ["journal index", "command", "about", "engine's answer"],
     s.operator.last.length ? s.operator.last.map(o => [o.journalIndex, o.type, o.subject, o.answer]) : [["none", "", "", ""]]);
   const rejects = Object.entries(s.results.rejects).sort((a, b) => b[1] - a[1]);

@@ -154,6 +154,9 @@ class MonitorPageTest {
             engine.destroyForcibly().waitFor();
             Await.until("the engine shown as GONE with an alert", 30, () -> "GONE".equals(text(browser, "engine"))
                 && text(browser, "alerts").contains("ENGINE GONE"));
+            Await.until("the alert in the alert history, still raised", 30, () -> browser.evaluate(
+                "[...document.querySelectorAll('#alertTable tr')].some(r => r.cells[0].textContent === 'ENGINE GONE'"
+                    + " && r.cells[2].textContent === 'still raised')").asBoolean());
             // The load goes on into the journal: commands wait, and the oldest one's age grows from one state to the next.
             Await.until("commands waiting on the page", 30, () -> browser.evaluate("window.lastState.backlog.commands").asLong() > 0);
             final double age = browser.evaluate("window.lastState.backlog.ageMs").asDouble();
