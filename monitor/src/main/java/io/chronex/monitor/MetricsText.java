@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -151,32 +152,31 @@ public final class MetricsText {
         }
     }
 
+    /**
+     * Each hop's latency over each window as a Prometheus summary: quantiles (1 = the max), then the window's sum and count,
+     * so the family lints clean (a quantile label belongs to a summary, a _count suffix to a summary or histogram).
+     */
     private static void latency(final StringBuilder out, final MonitorModel model) {
-        help(out, "chronex_hop_latency_seconds", "gauge",
-            "hop latency quantile (1 = max) over a window: interval (the last one), minute (the last minute) or start (since the"
-                + " monitor started)");
+        help(out, "chronex_hop_latency_seconds", "summary",
+            "hop latency over a window: interval (the last one), minute (the last minute) or start (since the monitor started);"
+                + " quantile 1 is the max");
         for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
-            quantiles(out, hop, "interval", model.latencies().interval(hop));
-            quantiles(out, hop, "minute", model.latencies().lastMinute(hop));
-            quantiles(out, hop, "start", model.latencies().sinceStart(hop));
-        }
-        help(out, "chronex_hop_latency_count", "gauge", "results whose hop was recorded in the window");
-        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
-            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"interval\"",
-                model.latencies().interval(hop).getTotalCount());
-            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"minute\"",
-                model.latencies().lastMinute(hop).getTotalCount());
-            sample(out, "chronex_hop_latency_count", "hop=\"" + hop.label + "\",window=\"start\"",
-                model.latencies().sinceStart(hop).getTotalCount());
+            summary(out, hop, "interval", model.latencies().interval(hop));
+            summary(out, hop, "minute", model.latencies().lastMinute(hop));
+            summary(out, hop, "start", model.latencies().sinceStart(hop));
         }
     }
 
-    private static void quantiles(final StringBuilder out, final HopLatencies.Hop hop, final String window, final Histogram h) {
+    private static void summary(final StringBuilder out, final HopLatencies.Hop hop, final String window, final Histogram h) {
+        final String labels = "hop=\"" + hop.label + "\",window=\"" + window + "\"";
         for (final double q : QUANTILES) {
             final double nanos = h.getTotalCount() == 0 ? Double.NaN : q == 1.0 ? h.getMaxValue() : h.getValueAtPercentile(q * 100);
-            sample(out, "chronex_hop_latency_seconds", "hop=\"" + hop.label + "\",window=\"" + window + "\",quantile=\""
-                + (q == 1.0 ? "1" : Double.toString(q)) + "\"", nanos / 1e9);
+            sample(out, "chronex_hop_latency_seconds", labels + ",quantile=\"" + (q == 1.0 ? "1" : Double.toString(q)) + "\"",
+                nanos / 1e9);
         }
+        // The histogram keeps no exact sum; its mean times the count is the sum of the values as it recorded them (3 digits).
+        sample(out, "chronex_hop_latency_seconds_sum", labels, h.getTotalCount() == 0 ? 0 : h.getMean() * h.getTotalCount() / 1e9);
+        sample(out, "chronex_hop_latency_seconds_count", labels, h.getTotalCount());
     }
 
     /** Best prices in the symbol's units when the configuration gives them, else in ticks; absent when a side is empty. */
@@ -216,22 +216,29 @@ public final class MetricsText {
 
     /** Per gateway and session (label {@code session}, its SenderCompID): FIX market data as the gateway's sessions file says. */
     private static void gatewayMarketData(final StringBuilder out, final StatusBlock.View view) {
-        help(out, "chronex_gateway_md_subscriptions", "gauge", "live FIX market-data subscriptions, by gateway and session");
-        help(out, "chronex_gateway_md_stale", "gauge", "1 while a session's subscriptions are stale (it fell behind)");
-        help(out, "chronex_gateway_md_stale_episodes_total", "counter", "slow-subscriber episodes since the gateway started");
-        help(out, "chronex_gateway_md_snapshots_total", "counter", "MarketDataSnapshotFullRefresh (W) sent since the gateway started");
-        help(out, "chronex_gateway_md_incrementals_total", "counter", "MarketDataIncrementalRefresh (X) sent since the gateway started");
+        // One family after another, each with all its samples: a family's lines must not be interleaved with another's.
+        sessionMetric(out, view, "chronex_gateway_md_subscriptions", "gauge", "live FIX market-data subscriptions, by gateway and session",
+            md -> md.subscriptions());
+        sessionMetric(out, view, "chronex_gateway_md_stale", "gauge", "1 while a session's subscriptions are stale (it fell behind)",
+            md -> md.stale() ? 1 : 0);
+        sessionMetric(out, view, "chronex_gateway_md_stale_episodes_total", "counter", "slow-subscriber episodes since the gateway started",
+            md -> md.staleEpisodes());
+        sessionMetric(out, view, "chronex_gateway_md_snapshots_total", "counter",
+            "MarketDataSnapshotFullRefresh (W) sent since the gateway started", md -> md.snapshots());
+        sessionMetric(out, view, "chronex_gateway_md_incrementals_total", "counter",
+            "MarketDataIncrementalRefresh (X) sent since the gateway started", md -> md.incrementals());
+    }
+
+    private static void sessionMetric(final StringBuilder out, final StatusBlock.View view, final String name, final String type,
+                                      final String help, final ToDoubleFunction<GatewaySessionsFile.MarketData> value) {
+        help(out, name, type, help);
         for (final StatusBlock.GatewayView g : view.gateways()) {
             if (g.sessions() == null || g.sessions().problem() != null) {
                 continue;
             }
             for (final GatewaySessionsFile.Session s : g.sessions().sessions()) {
-                final String labels = "gateway=\"" + g.id() + "\",session=\"" + s.senderCompId() + "\"";
-                sample(out, "chronex_gateway_md_subscriptions", labels, s.marketData().subscriptions());
-                sample(out, "chronex_gateway_md_stale", labels, s.marketData().stale() ? 1 : 0);
-                sample(out, "chronex_gateway_md_stale_episodes_total", labels, s.marketData().staleEpisodes());
-                sample(out, "chronex_gateway_md_snapshots_total", labels, s.marketData().snapshots());
-                sample(out, "chronex_gateway_md_incrementals_total", labels, s.marketData().incrementals());
+                final String labels = "gateway=\"" + g.id() + "\",session=\"" + escape(s.senderCompId()) + "\"";
+                sample(out, name, labels, value.applyAsDouble(s.marketData()));
             }
         }
     }

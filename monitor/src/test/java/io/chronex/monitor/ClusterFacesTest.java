@@ -71,6 +71,7 @@ class ClusterFacesTest {
         assertTrue(s.get("alerts").toString().contains("CLUSTER MEMBER 2 DOWN"), s.get("alerts").toString());
 
         final String metrics = MetricsText.render(model, view(c));
+        assertEquals(List.of(), PromLint.problems(metrics), "what promtool check metrics would say of\n" + metrics);
         for (final String line : metrics.split("\n")) {
             assertTrue(line.startsWith("#") || MonitorFacesTest.SAMPLE.matcher(line).matches(), "not a sample line: " + line);
         }

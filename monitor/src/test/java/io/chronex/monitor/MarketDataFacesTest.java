@@ -153,6 +153,7 @@ class MarketDataFacesTest {
         assertEquals(0, gateway.path("sessions").path("list").path(1).path("marketData").path("subscriptions").asLong());
 
         final String metrics = MetricsText.render(model, view);
+        assertEquals(List.of(), PromLint.problems(metrics), "what promtool check metrics would say of\n" + metrics);
         for (final String sample : List.of("chronex_marketdata_up 1", "chronex_marketdata_incrementals_per_second 2000",
             "chronex_marketdata_incrementals_total 3000", "chronex_marketdata_snapshots_total 12", "chronex_marketdata_lag_events 3",
             "chronex_marketdata_lag_seconds 8.50000000e-05", "chronex_marketdata_back_pressure_total 4",

@@ -72,6 +72,7 @@ class MoneyFacesTest {
         assertEquals("4300", money.path("assets").path(1).path("available").asText());
 
         final String metrics = MetricsText.render(model, view);
+        assertEquals(List.of(), PromLint.problems(metrics), "what promtool check metrics would say of\n" + metrics);
         for (final String sample : List.of("chronex_money_deposited_total{asset=\"USD\"} 1000000.00",
             "chronex_money_withdrawn_total{asset=\"USD\"} 250.00",
             "chronex_money_adjusted{asset=\"USD\"} -1.50", "chronex_money_held{asset=\"USD\"} 40000.00",

@@ -153,10 +153,12 @@ class MonitorFacesTest {
             } else if (!line.startsWith("# HELP ")) {
                 final Matcher m = SAMPLE.matcher(line);
                 assertTrue(m.matches(), "not a sample line: " + line);
-                // Each sample belongs to the metric whose TYPE came last: families are never interleaved.
-                assertEquals(order.get(order.size() - 1), m.group(1), line);
+                // Each sample belongs to the metric whose TYPE came last (a summary's _sum and _count too): never interleaved.
+                assertEquals(order.get(order.size() - 1), m.group(1).replaceFirst("^(chronex_hop_latency_seconds)_(sum|count)$", "$1"),
+                    line);
             }
         }
+        assertEquals(List.of(), PromLint.problems(text), "what promtool check metrics would say of\n" + text);
         assertTrue(text.contains("chronex_up{role=\"engine\"} 0\n"), text);
         assertTrue(text.contains("chronex_up{role=\"gateway\",gateway=\"1\"} 1\n"), text);
         assertTrue(text.contains("chronex_commands_total 3\n"), text);
@@ -165,7 +167,7 @@ class MonitorFacesTest {
         assertTrue(text.contains("chronex_rejected_total{reason=\"UNKNOWN_ORDER\"} 1\n"), text);
         assertTrue(text.contains("chronex_trades_total{symbol=\"A\\\"B\\\\C\"} 1\n"), text);
         assertTrue(text.contains("chronex_traded_notional_total{symbol=\"A\\\"B\\\\C\"} 300.00\n"), text);
-        assertTrue(text.contains("chronex_hop_latency_count{hop=\"total\",window=\"minute\"} 2\n"), text);
+        assertTrue(text.contains("chronex_hop_latency_seconds_count{hop=\"total\",window=\"minute\"} 2\n"), text);
         assertTrue(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"bid\"} 99.90\n"), text);
         assertTrue(text.contains("chronex_hop_latency_seconds{hop=\"journal\",window=\"interval\",quantile=\"0.5\"} 1.00"), text);
         assertFalse(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"ask\"}"),
