@@ -12,7 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
@@ -29,6 +30,20 @@ public final class WebServer implements AutoCloseable {
     /** Live-update streams served at once; more get 503, so a page left open in many tabs cannot take every thread. */
     static final int MAX_STREAMS = 32;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    /** Threads serving requests: every stream, and a few for the page's files, /api/state and /metrics beside them. */
+    static final int MAX_THREADS = MAX_STREAMS + 8;
+    /** Requests waiting for a thread; more are refused (the connection closed). */
+    static final int MAX_QUEUED = 64;
+    /** A request whose headers have not all come after this long is cut off (the JDK server's sun.net.httpserver.maxReqTime). */
+    static final int MAX_REQUEST_SECONDS = 5;
+
+    static {
+        // Read once, when the JDK's server first starts; an operator's own -D setting wins.
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", Integer.toString(MAX_REQUEST_SECONDS));
+        }
+    }
+
     /** What a page refused a stream is told to wait before it asks again. */
     static final int RETRY_AFTER_SECONDS = 3;
     /** A comment line this often on a quiet stream, so proxies and browsers keep it open. */
@@ -68,11 +83,16 @@ public final class WebServer implements AutoCloseable {
     public WebServer(final InetSocketAddress address, final Set<String> hostNames) throws IOException {
         this.hostNames = hostNames.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
         server = HttpServer.create(address, 64);
-        threads = Executors.newCachedThreadPool(r -> {
+        // Bounded whatever the number of connections: the JDK server reads a request's headers on the executor's thread, so
+        // each client that sends half a request held a thread of a cached pool (4,000 such clients, 3,896 threads). Now at
+        // most MAX_THREADS run, MAX_QUEUED wait, and the server closes the connections beyond (it catches the rejection);
+        // a half-sent request is cut after MAX_REQUEST_SECONDS, so the threads come back.
+        threads = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
             final Thread t = new Thread(r, "monitor-http");
             t.setDaemon(true);
             return t;
         });
+        ((ThreadPoolExecutor) threads).allowCoreThreadTimeOut(true);
         server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();

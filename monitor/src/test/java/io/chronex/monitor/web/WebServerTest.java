@@ -120,6 +120,42 @@ class WebServerTest {
         }
     }
 
+    /**
+     * 300 clients that each send half a request and stop: the server's threads stay within its bound (a cached pool gave one
+     * thread each), and once the half-sent requests are cut off the server answers again.
+     */
+    @Test
+    void halfSentRequestsTakeABoundedNumberOfThreads() throws Exception {
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
+        server.publish("{}", "");
+        final List<java.net.Socket> slow = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < 300; i++) {
+                final java.net.Socket socket = new java.net.Socket("127.0.0.1", server.address().getPort());
+                socket.getOutputStream().write("GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                slow.add(socket);
+            }
+            long most = 0;
+            for (int look = 0; look < 20; look++) {
+                most = Math.max(most, Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("monitor-http")).count());
+                Thread.sleep(50);
+            }
+            System.out.println("monitor-http threads with 300 half-sent requests: at most " + most + " seen");
+            assertTrue(most <= WebServer.MAX_THREADS, most + " threads");
+            io.chronex.testing.Await.until("the server answering again once the half-sent requests are cut off", 60, () -> {
+                try {
+                    return get("/api/state").statusCode() == 200;
+                } catch (final java.io.IOException e) {
+                    return false; // refused while every thread and queue place is taken
+                }
+            });
+        } finally {
+            for (final java.net.Socket socket : slow) {
+                socket.close();
+            }
+        }
+    }
+
     @Test
     void limitsTheLiveStreams() throws Exception {
         server = new WebServer(new InetSocketAddress("127.0.0.1", 0));
