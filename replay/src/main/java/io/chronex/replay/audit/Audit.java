@@ -36,8 +36,8 @@ public final class Audit {
               RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K checkpoints_equal=C
               exit 0: all equal; 1: a difference; 2: a usage error (a wrong FILE among them)
 
-          book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K] [--orders]
-              the symbol's book after the journal's first N commands, or after the last command received
+          book SYMBOL --data-dir DIR --config FILE [--after N | --at TIME] [--depth K] [--orders]
+              the symbol's book now, or after the journal's first N commands, or after the last command received
               at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
               snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
               RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
@@ -110,9 +110,10 @@ public final class Audit {
         """;
 
     static final String BOOK_USAGE = """
-        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE (--after N | --at TIME) [--depth K] [--orders]
+        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE [--after N | --at TIME] [--depth K] [--orders]
 
-        The book of SYMBOL (a name or id from FILE) as it was after the journal's first N commands, or
+        The book of SYMBOL (a name or id from FILE) now (after the last command in the journal), or as it
+        was after the journal's first N commands, or
         after the last command received at or before TIME (UTC, ISO-8601: 2026-11-23T10:31:07.123456Z;
         receipt times are the gateways' wall-clock reads, microseconds or finer). Rebuilt by the engine
         itself: the newest snapshot taken at or before that command, then the journal replayed to it.
@@ -177,18 +178,20 @@ public final class Audit {
             .orElseThrow(() -> new Args.UsageException("unknown symbol '" + name + "'; " + configFile + " has "
                 + config.symbols().stream().map(s -> s.name() + " (" + s.id() + ")").collect(Collectors.joining(", "))));
         final boolean after = args.string("--after", null) != null;
-        if (after == (args.string("--at", null) != null)) {
-            throw new Args.UsageException("give one of --after N (commands) or --at TIME (UTC)");
+        final boolean atTime = args.string("--at", null) != null;
+        if (after && atTime) {
+            throw new Args.UsageException("give at most one of --after N (commands) or --at TIME (UTC)");
         }
-        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : -1;
-        final long at = after ? -1 : epochNanos(args.string("--at", null));
+        final long at = atTime ? epochNanos(args.string("--at", null)) : -1;
         final int depth = args.intNumber("--depth", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        // Neither: the book now, after the last command in the journal (as balances does).
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : journalLength(data);
         Verify.checkPinned(data, config, configFile, out);
-        final BookAt.Point point = BookAt.find(data, count, at);
-        if (point == null) {
-            out.println(after ? "the journal has fewer than " + count + " commands" : "no command was received at or before "
-                + args.string("--at", null));
+        final BookAt.Point point = count == 0 ? null : BookAt.find(data, count, at);
+        if (point == null || (after && point.commands() < count)) {
+            out.println(after ? "the journal has fewer than " + count + " commands" : atTime ? "no command was received at or before "
+                + args.string("--at", null) : "the journal has no command yet");
             return 1;
         }
         out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),

@@ -113,6 +113,10 @@ class AuditBookTest {
         }
         audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after",
             Long.toString(COMMANDS + 2));
+        // Neither --after nor --at: the book now, after the journal's last command.
+        final String now = audit(0, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString());
+        assertTrue(now.startsWith("after command " + String.format("%,d", COMMANDS + 1) + " of the journal"), now);
+        assertEquals(reference(data, COMMANDS + 1, 1), levels(now), "the book now");
     }
 
     @Test
@@ -211,7 +215,8 @@ class AuditBookTest {
         audit(1, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--at",
             Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS).toString());
         audit(2, "book", "NOPE", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after", "1");
-        audit(2, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString());
+        audit(2, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--after", "5", "--at",
+            at.toString());
         audit(2, "book", "ACME", "--data-dir", dir.toString(), "--config", AuditJournals.CONFIG.toString(), "--at", "10:31");
     }
 }
