@@ -1,21 +1,13 @@
 package io.chronex.engine.process;
 
 import io.chronex.api.AssetSpec;
-import io.chronex.api.Command;
 import io.chronex.api.EngineConfig;
-import io.chronex.api.Result;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
-import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.replay.audit.Audit;
 import io.chronex.testing.ProjectRoot;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,26 +53,6 @@ class AuditBalancesTest {
         return Arrays.stream(output.split("\n")).filter(l -> l.startsWith("RESULT ")).collect(Collectors.joining("\n"));
     }
 
-    /** An engine core that applied the journal's first {@code n} excerpts itself (the malformed one skipped, as the engine does). */
-    private static MatchingEngine engineAfter(final DataDirectory data, final long n) throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(AuditJournals.CONFIG));
-        final Command c = new Command();
-        final Hops hops = new Hops();
-        final Result r = new Result();
-        try (SingleChronicleQueue commands = data.commands()) {
-            final ExcerptTailer tailer = commands.createTailer();
-            for (long i = 0; i < n; i++) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    assertTrue(dc.isPresent(), "the journal has " + n + " excerpts");
-                    if (CommandCodec.read(dc.wire().bytes(), c, hops) == DecodeStatus.OK) {
-                        engine.apply(c, r);
-                    }
-                }
-            }
-        }
-        return engine;
-    }
-
     /** The RESULT lines the tool should print for this account: one per asset of the configuration, in its order. */
     private static String expected(final MatchingEngine engine, final long account) throws Exception {
         final EngineConfig config = EngineConfigFile.load(AuditJournals.CONFIG);
@@ -114,7 +86,7 @@ class AuditBalancesTest {
         long heldSeen = 0;
         boolean traded = false;
         for (final long n : new long[] {AuditJournals.FUNDING_COMMANDS, 500, 999, 1_000, 1_001, 2_500, excerpts}) {
-            final MatchingEngine reference = engineAfter(data, n);
+            final MatchingEngine reference = AuditJournals.engineAfter(data, n);
             for (long account = 1; account <= 3; account++) {
                 final String output = audit(0, balances(dir, account, "--after", Long.toString(n)));
                 assertEquals(expected(reference, account), results(output), "account " + account + " after " + n + ":\n" + output);
@@ -143,7 +115,7 @@ class AuditBalancesTest {
         // malformed one after the 1,500th (it has no receipt time of its own and goes with the command before it).
         for (final int i : new int[] {1, AuditJournals.FUNDING_COMMANDS, 700, 1_500, 1_501, 2_222, COMMANDS}) {
             final long excerpt = i >= COMMANDS / 2 ? i + 1 : i;
-            final MatchingEngine reference = engineAfter(data, excerpt);
+            final MatchingEngine reference = AuditJournals.engineAfter(data, excerpt);
             final Instant at = Instant.ofEpochSecond(0, AuditJournals.START_EPOCH_NANOS + i * SPACING + SPACING / 2);
             for (long account = 1; account <= 3; account++) {
                 final String output = audit(0, balances(dir, account, "--at", at.toString()));
@@ -182,7 +154,7 @@ class AuditBalancesTest {
         final int commands = 200;
         final DataDirectory data = AuditJournals.answer(AuditJournals.write(DataDirectory.open(dir), commands, 23));
         final long excerpts = commands + 1; // one is malformed
-        final MatchingEngine end = engineAfter(data, excerpts);
+        final MatchingEngine end = AuditJournals.engineAfter(data, excerpts);
         for (long account = 1; account <= 4; account++) {
             final String output = audit(0, balances(dir, account));
             assertTrue(output.startsWith(String.format("after command %,d of the journal", excerpts)), output);

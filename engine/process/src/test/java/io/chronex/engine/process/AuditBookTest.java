@@ -1,20 +1,12 @@
 package io.chronex.engine.process;
 
-import io.chronex.api.Command;
-import io.chronex.api.Result;
 import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
-import io.chronex.queues.Hops;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.replay.audit.Audit;
 import io.chronex.replay.audit.BookAt;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,21 +58,7 @@ class AuditBookTest {
     }
 
     private static String reference(final DataDirectory data, final long n, final int symbol, final boolean orders) throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(AuditJournals.CONFIG));
-        final Command c = new Command();
-        final Hops hops = new Hops();
-        final Result r = new Result();
-        try (SingleChronicleQueue commands = data.commands()) {
-            final ExcerptTailer tailer = commands.createTailer();
-            for (long i = 0; i < n; i++) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    assertTrue(dc.isPresent());
-                    if (CommandCodec.read(dc.wire().bytes(), c, hops) == DecodeStatus.OK) {
-                        engine.apply(c, r);
-                    }
-                }
-            }
-        }
+        final MatchingEngine engine = AuditJournals.engineAfter(data, n);
         final SymbolSpec spec = EngineConfigFile.load(AuditJournals.CONFIG).symbols().stream().filter(s -> s.id() == symbol)
             .findFirst().orElseThrow();
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();

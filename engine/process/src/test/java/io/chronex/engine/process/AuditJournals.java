@@ -2,9 +2,12 @@ package io.chronex.engine.process;
 
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
+import io.chronex.api.Result;
 import io.chronex.api.Side;
+import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.Hops;
 import io.chronex.testing.ProjectRoot;
@@ -115,6 +118,28 @@ final class AuditJournals {
             }
         }
         return data;
+    }
+
+    /** An engine core that applied the journal's first {@code n} excerpts itself (malformed ones skipped, as the engine does). */
+    static MatchingEngine engineAfter(final DataDirectory data, final long n) throws Exception {
+        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(CONFIG));
+        final Command c = new Command();
+        final Hops hops = new Hops();
+        final Result r = new Result();
+        try (SingleChronicleQueue commands = data.commands()) {
+            final ExcerptTailer tailer = commands.createTailer();
+            for (long i = 0; i < n; i++) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        throw new AssertionError("the journal has fewer than " + n + " excerpts");
+                    }
+                    if (CommandCodec.read(dc.wire().bytes(), c, hops) == DecodeStatus.OK) {
+                        engine.apply(c, r);
+                    }
+                }
+            }
+        }
+        return engine;
     }
 
     /** The journal index of the journal's {@code n}-th excerpt (1-based). */

@@ -1,18 +1,10 @@
 package io.chronex.engine.process;
 
 import io.chronex.api.AssetSpec;
-import io.chronex.api.Command;
-import io.chronex.api.Result;
 import io.chronex.engine.MatchingEngine;
-import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
-import io.chronex.queues.Hops;
 import io.chronex.queues.LedgerStatusFile;
-import net.openhft.chronicle.queue.ExcerptTailer;
-import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import net.openhft.chronicle.wire.DocumentContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +36,7 @@ class LedgerFileTest {
             final long answered = answeredAfter[run];
             final LedgerStatusFile.Snapshot file = LedgerStatusFile.read(LedgerStatusFile.of(data.root()));
             assertNull(file.problem(), "run " + run);
-            final MatchingEngine reference = engineAfter(data, answered);
+            final MatchingEngine reference = AuditJournals.engineAfter(data, answered);
             assertEquals(AuditJournals.journalIndex(data, answered), file.lastJournalIndex(), "run " + run);
             assertEquals(reference.commandCount(), file.commands(), "run " + run);
             final List<LedgerStatusFile.Asset> expected = new ArrayList<>();
@@ -56,25 +48,5 @@ class LedgerFileTest {
             assertEquals(expected, file.assets(), "run " + run);
         }
         assertTrue(heldSeen, "open orders held something at some point: the held totals were tested");
-    }
-
-    /** An engine core that applied the journal's first {@code n} excerpts itself (malformed ones skipped, as the engine does). */
-    private static MatchingEngine engineAfter(final DataDirectory data, final long n) throws Exception {
-        final MatchingEngine engine = new MatchingEngine(EngineConfigFile.load(AuditJournals.CONFIG));
-        final Command c = new Command();
-        final Hops hops = new Hops();
-        final Result r = new Result();
-        try (SingleChronicleQueue commands = data.commands()) {
-            final ExcerptTailer tailer = commands.createTailer();
-            for (long i = 0; i < n; i++) {
-                try (DocumentContext dc = tailer.readingDocument()) {
-                    assertTrue(dc.isPresent(), "the journal has " + n + " excerpts");
-                    if (CommandCodec.read(dc.wire().bytes(), c, hops) == DecodeStatus.OK) {
-                        engine.apply(c, r);
-                    }
-                }
-            }
-        }
-        return engine;
     }
 }
