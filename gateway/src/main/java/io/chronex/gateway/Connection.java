@@ -21,7 +21,7 @@ final class Connection {
     SelectionKey key;
     FixSession session;
     String remote;
-    /** The peer's IP address alone (remote has the port too): what failed logons are counted by. */
+    /** What failed logons from this peer are counted by: its IPv4 address, or its IPv6 /64 (LogonGuard.addressKey). */
     String host = "";
     long connectedNanos;
     boolean open;

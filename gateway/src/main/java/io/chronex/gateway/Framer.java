@@ -290,7 +290,7 @@ final class Framer implements AutoCloseable {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
-            c.host = address.getHostAddress();
+            c.host = LogonGuard.addressKey(address);
             connections.add(c);
             pendingLogons.add(c, address);
             return true;

@@ -84,6 +84,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final OutboxSessionProxy proxy;
     /** Failed logons per CompID and address, and the back-off they earn (docs/gateway.md, "Logon failures"). */
     private final LogonGuard logonGuard = new LogonGuard();
+    private long unheardLogons;
+    private long lastUnheardLogNanos = Long.MIN_VALUE / 2;
     private final CommandJournal journal;
     private final EventsToReports eventsToReports;
     /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
@@ -394,10 +396,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
                 if (logonGuard.blocked(candidate.name, c.host, framer.readNanos)) {
-                    proxy.refuseLogon(c, decoder, FixSession.LOGON_REFUSED);
-                    log.log("session " + candidate.name + ": Logon from " + c.remote + " not heard: failed logons of the session or"
-                        + " the address, blocked for " + logonGuard.blockedForNanos(candidate.name, c.host, framer.readNanos) / 1_000_000
-                        + " ms more");
+                    refuseUnheard(c, candidate.name);
                     return;
                 }
                 if (candidate.onLogon(c, decoder, framer.readNanos, nowEpochMillis)) {
@@ -414,13 +413,45 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 return;
             }
         }
+        if (logonGuard.blocked(null, c.host, framer.readNanos)) {
+            refuseUnheard(c, null);
+            return;
+        }
         // The same answer as a wrong password; the log says which.
-        log.log("unknown SenderCompID " + decoder.stringValue(FixTags.SENDER_COMP_ID) + " (not configured for gateway " + gatewayId
-            + ") in a Logon from " + c.remote);
+        log.log("unknown SenderCompID " + printable(decoder.stringValue(FixTags.SENDER_COMP_ID)) + " (not configured for gateway "
+            + gatewayId + ") in a Logon from " + c.remote);
+        logonGuard.failed(null, c.host, framer.readNanos);
+        proxy.refuseLogon(c, decoder, FixSession.LOGON_REFUSED);
+    }
+
+    /**
+     * A Logon while its address (or, from an address it never logged on from, its CompID) is blocked: refused in the words
+     * of any credential failure, unheard, and counted against the address as an unknown CompID's would be, so what an
+     * attacker can observe does not depend on whether the CompID exists. Logged once a second at most, with the count.
+     */
+    private void refuseUnheard(final Connection c, final String compId) {
         if (!logonGuard.blocked(null, c.host, framer.readNanos)) {
             logonGuard.failed(null, c.host, framer.readNanos);
         }
         proxy.refuseLogon(c, decoder, FixSession.LOGON_REFUSED);
+        unheardLogons++;
+        if (framer.readNanos - lastUnheardLogNanos >= 1_000_000_000L) {
+            log.log(unheardLogons + " Logon(s) not heard since the last such line (failed logons of the address or CompID); the"
+                + " latest from " + c.remote + (compId == null ? "" : " for " + compId) + ", blocked for "
+                + logonGuard.blockedForNanos(compId, c.host, framer.readNanos) / 1_000_000 + " ms more");
+            unheardLogons = 0;
+            lastUnheardLogNanos = framer.readNanos;
+        }
+    }
+
+    /** A client's text for the log: control characters as \\uXXXX, at most 64 characters. */
+    private static String printable(final String text) {
+        final StringBuilder out = new StringBuilder(Math.min(text.length(), 64));
+        for (int i = 0; i < text.length() && i < 64; i++) {
+            final char ch = text.charAt(i);
+            out.append(ch < 0x20 || ch >= 0x7f ? String.format("\\u%04X", (int) ch) : String.valueOf(ch));
+        }
+        return text.length() > 64 ? out.append("...").toString() : out.toString();
     }
 
     /** Garbled messages and garbage between messages are dropped unanswered and uncounted (FIX 4.4 Volume 2). */

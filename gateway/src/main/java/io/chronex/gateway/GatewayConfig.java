@@ -134,7 +134,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Set<Long> accounts = new HashSet<>();
         for (final Node node : yaml.sequence(top.get("sessions"))) {
             final Map<String, Node> m = yaml.mapping(node, Set.of("senderCompId", "password", "gateway", "account",
-                "cancelOnDisconnect", "throttlePerSecond", "marketData"));
+                "cancelOnDisconnect", "throttlePerSecond", "marketData", "unlistedAccount"));
             if (!m.containsKey("senderCompId")) {
                 throw yaml.error(node, "'senderCompId' is missing");
             }
@@ -147,10 +147,14 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
             if (account < 1) {
                 throw yaml.error(m.get("account"), "account must be 1.." + Long.MAX_VALUE + ", found " + account);
             }
-            if (!engine.createAccountsOnFirstUse() && engine.accounts().stream().noneMatch(a -> a.id() == account)) {
+            // unlistedAccount: true for an account created while the exchange runs (bin/admin limits), which the engine's
+            // file, pinned to the data directory, cannot list.
+            final boolean unlisted = m.containsKey("unlistedAccount") && yaml.bool(m.get("unlistedAccount"));
+            if (!unlisted && !engine.createAccountsOnFirstUse() && engine.accounts().stream().noneMatch(a -> a.id() == account)) {
                 throw yaml.error(m.get("account"), "account " + account + " is not one of the engine's accounts (" + engineFile
                     + " lists " + engine.accounts().stream().map(a -> Long.toString(a.id())).collect(Collectors.joining(", "))
-                    + ", and does not create accounts on first use): every order of this session would be rejected");
+                    + ", and does not create accounts on first use): every order of this session would be rejected (for an account"
+                    + " created with bin/admin while the exchange runs, say unlistedAccount: true)");
             }
             if (!accounts.add(account)) {
                 throw yaml.error(m.get("account"), "account " + account

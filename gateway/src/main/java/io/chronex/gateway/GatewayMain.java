@@ -88,7 +88,12 @@ public final class GatewayMain {
             try {
                 Framer.preflight(config, port);
             } catch (final IOException e) {
-                throw new Args.UsageException("cannot listen on " + config.bind() + ":" + port + ": " + e.getMessage());
+                // The likeliest holder of the port is this gateway already running: said so, as its lock would say it.
+                final Path pidFile = args.path("--data-dir", Path.of("data")).resolve("gateways").resolve(Integer.toString(id))
+                    .resolve("gateway.pid");
+                final String running = runningPid(pidFile);
+                throw new Args.UsageException("cannot listen on " + config.bind() + ":" + port + ": " + e.getMessage()
+                    + (running == null ? "" : " (gateway " + id + " is already running on this data directory, pid " + running + ")"));
             } catch (final IllegalStateException e) {
                 throw new Args.UsageException(e.getMessage());
             }
@@ -113,6 +118,16 @@ public final class GatewayMain {
                 IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {
             run.stop();
+        }
+    }
+
+    /** The pid in a pid file when that process is alive, else null. */
+    private static String runningPid(final Path pidFile) {
+        try {
+            final String pid = java.nio.file.Files.readString(pidFile).trim();
+            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false) ? pid : null;
+        } catch (final IOException | NumberFormatException e) {
+            return null;
         }
     }
 

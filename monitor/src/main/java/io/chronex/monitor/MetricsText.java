@@ -20,8 +20,9 @@ import java.util.function.ToLongFunction;
  * The {@code /metrics} face of the monitor: Prometheus' text exposition format (version 0.0.4).
  * Names carry their unit (seconds, commands, lots); the hop, window, quantile, symbol, reason and
  * role are labels. Counters are totals since the monitor started reading (it reads both queues from
- * their beginning, so they are the queues' totals); quantiles are gauges over a window, as the
- * monitor computes them, not Prometheus summaries (those would need a running sum).
+ * their beginning, so they are the queues' totals). Hop latency is a summary: quantiles over each window as the
+ * monitor computes them, and for the since-start window (the only one that never shrinks, as a summary's count and sum
+ * must not) its sum and count; each window's count is also a gauge, {@code chronex_hop_latency_results}.
  */
 public final class MetricsText {
     private static final double[] QUANTILES = {0.5, 0.9, 0.99, 0.999, 1.0};
@@ -165,6 +166,13 @@ public final class MetricsText {
             summary(out, hop, "minute", model.latencies().lastMinute(hop));
             summary(out, hop, "start", model.latencies().sinceStart(hop));
         }
+        help(out, "chronex_hop_latency_results", "gauge", "results whose hop was recorded in the window (interval, minute, start)");
+        for (final HopLatencies.Hop hop : HopLatencies.Hop.values()) {
+            final String labels = "hop=\"" + hop.label + "\",window=\"";
+            sample(out, "chronex_hop_latency_results", labels + "interval\"", model.latencies().interval(hop).getTotalCount());
+            sample(out, "chronex_hop_latency_results", labels + "minute\"", model.latencies().lastMinute(hop).getTotalCount());
+            sample(out, "chronex_hop_latency_results", labels + "start\"", model.latencies().sinceStart(hop).getTotalCount());
+        }
     }
 
     private static void summary(final StringBuilder out, final HopLatencies.Hop hop, final String window, final Histogram h) {
@@ -174,9 +182,12 @@ public final class MetricsText {
             sample(out, "chronex_hop_latency_seconds", labels + ",quantile=\"" + (q == 1.0 ? "1" : Double.toString(q)) + "\"",
                 nanos / 1e9);
         }
-        // The histogram keeps no exact sum; its mean times the count is the sum of the values as it recorded them (3 digits).
-        sample(out, "chronex_hop_latency_seconds_sum", labels, h.getTotalCount() == 0 ? 0 : h.getMean() * h.getTotalCount() / 1e9);
-        sample(out, "chronex_hop_latency_seconds_count", labels, h.getTotalCount());
+        if (window.equals("start")) {
+            // A summary's sum and count are counters to Prometheus: only the since-start window never goes down. The histogram
+            // keeps no exact sum; its mean times the count is the sum of the values as it recorded them (3 digits).
+            sample(out, "chronex_hop_latency_seconds_sum", labels, h.getTotalCount() == 0 ? 0 : h.getMean() * h.getTotalCount() / 1e9);
+            sample(out, "chronex_hop_latency_seconds_count", labels, h.getTotalCount());
+        }
     }
 
     /** Best prices in the symbol's units when the configuration gives them, else in ticks; absent when a side is empty. */

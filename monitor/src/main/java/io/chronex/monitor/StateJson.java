@@ -418,7 +418,6 @@ public final class StateJson {
         g.writeEndArray();
     }
 
-    /** Column arrays, oldest first, as uPlot takes them; NaN (a hop with nothing in an interval) as null. */
     /**
      * {@code alertHistory}: every alert of the monitor's run, those still raised first, then the last
      * {@value AlertHistory#KEPT} that cleared, newest first: kind, latest text, raised and cleared (null while raised) in
@@ -442,6 +441,7 @@ public final class StateJson {
         g.writeEndArray();
     }
 
+    /** Column arrays, oldest first, as uPlot takes them; NaN (a hop with nothing in an interval) as null. */
     private static void history(final JsonGenerator g, final History history) throws IOException {
         final int n = history.size();
         g.writeObjectFieldStart("history");

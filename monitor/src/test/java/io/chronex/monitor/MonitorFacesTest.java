@@ -167,7 +167,7 @@ class MonitorFacesTest {
         assertTrue(text.contains("chronex_rejected_total{reason=\"UNKNOWN_ORDER\"} 1\n"), text);
         assertTrue(text.contains("chronex_trades_total{symbol=\"A\\\"B\\\\C\"} 1\n"), text);
         assertTrue(text.contains("chronex_traded_notional_total{symbol=\"A\\\"B\\\\C\"} 300.00\n"), text);
-        assertTrue(text.contains("chronex_hop_latency_seconds_count{hop=\"total\",window=\"minute\"} 2\n"), text);
+        assertTrue(text.contains("chronex_hop_latency_results{hop=\"total\",window=\"minute\"} 2\n"), text);
         assertTrue(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"bid\"} 99.90\n"), text);
         assertTrue(text.contains("chronex_hop_latency_seconds{hop=\"journal\",window=\"interval\",quantile=\"0.5\"} 1.00"), text);
         assertFalse(text.contains("chronex_book_best_price{symbol=\"A\\\"B\\\\C\",side=\"ask\"}"),

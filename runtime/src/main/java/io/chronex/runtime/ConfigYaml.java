@@ -93,11 +93,21 @@ public final class ConfigYaml {
             if (Files.isDirectory(file)) {
                 throw new ConfigException(file + ": a directory, not a configuration file");
             }
+            if (Files.exists(file) && !Files.isRegularFile(file)) {
+                // /dev/zero, a pipe, a /proc file: their size says 0 and a read would not end.
+                throw new ConfigException(file + ": not a regular file");
+            }
             final long size = Files.size(file);
             if (size > MAX_BYTES) {
                 throw new ConfigException(file + ": " + size + " bytes; a configuration file is at most " + MAX_BYTES + " bytes");
             }
-            bytes = Files.readAllBytes(file);
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes(MAX_BYTES + 1); // bounded even if the file grows while it is read
+            }
+            if (bytes.length > MAX_BYTES) {
+                throw new ConfigException(file + ": more than " + MAX_BYTES + " bytes; a configuration file is at most " + MAX_BYTES
+                    + " bytes");
+            }
         } catch (final NoSuchFileException e) {
             throw new ConfigException(file + ": no such file");
         } catch (final IOException e) {

@@ -29,6 +29,7 @@ import java.util.stream.Collectors;
 public final class WebServer implements AutoCloseable {
     /** Live-update streams served at once; more get 503, so a page left open in many tabs cannot take every thread. */
     static final int MAX_STREAMS = 32;
+    private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+(%[0-9a-z]+)?]");
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
     /** Threads serving requests: every stream, and a few for the page's files, /api/state and /metrics beside them. */
     static final int MAX_THREADS = MAX_STREAMS + 8;
@@ -81,7 +82,9 @@ public final class WebServer implements AutoCloseable {
      * the names operators reach this host by.
      */
     public WebServer(final InetSocketAddress address, final Set<String> hostNames) throws IOException {
-        this.hostNames = hostNames.stream().map(n -> n.toLowerCase(Locale.ROOT)).collect(Collectors.toUnmodifiableSet());
+        // A name given with its port, or fully qualified, means the name.
+        this.hostNames = hostNames.stream().map(n -> hostName(n.toLowerCase(Locale.ROOT)).replaceFirst("\\.$", ""))
+            .collect(Collectors.toUnmodifiableSet());
         server = HttpServer.create(address, 64);
         // Bounded whatever the number of connections: the JDK server reads a request's headers on the executor's thread, so
         // each client that sends half a request held a thread of a cached pool (4,000 such clients, 3,896 threads). Now at
@@ -144,8 +147,11 @@ public final class WebServer implements AutoCloseable {
         if (host == null) {
             return true; // HTTP/1.0 clients and scrapers without one: not a browser, which always sends it
         }
-        final String name = hostName(host).toLowerCase(Locale.ROOT);
-        return name.equals("localhost") || name.startsWith("[") || IPV4.matcher(name).matches() || hostNames.contains(name);
+        String name = hostName(host).toLowerCase(Locale.ROOT);
+        if (name.endsWith(".")) {
+            name = name.substring(0, name.length() - 1); // the fully qualified form of the same name
+        }
+        return name.equals("localhost") || IPV6.matcher(name).matches() || IPV4.matcher(name).matches() || hostNames.contains(name);
     }
 
     /** The Host header without its port. */

@@ -259,13 +259,14 @@ function renderBooks(s) {
 function render(s) {
   if (!s || !s.latency) return; // the monitor has not finished its first interval yet
   window.lastState = s;
-  lastStateAt = performance.now();
-  lastStateTime = s.time;
-  lastIntervalMs = s.intervalSeconds > 0 ? s.intervalSeconds * 1000 : 1000;
   renderTiles(s);
   renderCharts(s);
   renderTables(s);
   renderBooks(s);
+  // Only a state drawn whole counts as fresh.
+  lastStateAt = performance.now();
+  lastStateTime = s.time;
+  lastIntervalMs = s.intervalSeconds > 0 ? s.intervalSeconds * 1000 : 1000;
   showConnection();
 }
 
@@ -276,19 +277,28 @@ const RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000;
 let retryMs = RETRY_FIRST_MS;
 let connectionProblem = "connecting";
 
+// Nothing at all (not even the monitor's keep-alive comment, every 15 s) for this long: the connection is dead without
+// having said so (a NAT or VPN dropped it, a half-open socket), and the stream is abandoned and asked for again.
+const SILENT_MS = 35000;
+
 async function stream() {
+  const abort = new AbortController();
+  let watchdog = setTimeout(() => abort.abort(), SILENT_MS);
+  let reader = null;
   try {
-    const response = await fetch("events", { cache: "no-store" });
+    const response = await fetch("events", { cache: "no-store", signal: abort.signal });
     if (!response.ok) {
       const after = Number(response.headers.get("Retry-After"));
       throw { why: "HTTP " + response.status, retryAfterMs: after > 0 ? after * 1000 : 0 };
     }
-    const reader = response.body.getReader();
+    reader = response.body.getReader();
     const decoder = new TextDecoder();
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
       if (done) throw { why: "the monitor ended the stream" };
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => abort.abort(), SILENT_MS);
       buffer += decoder.decode(value, { stream: true });
       let end;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -297,16 +307,26 @@ async function stream() {
         if (data) {
           retryMs = RETRY_FIRST_MS;
           connectionProblem = null;
-          render(JSON.parse(data));
+          // A state the page cannot draw is the page's error, not the connection's: said on the console, the stream kept
+          // (the staleness check turns the page stale if no state can be drawn for long).
+          try {
+            render(JSON.parse(data));
+          } catch (e) {
+            console.error("cannot show the monitor's state", e);
+          }
         }
       }
     }
   } catch (e) {
     const wait = Math.max(retryMs, (e && e.retryAfterMs) || 0);
-    connectionProblem = ((e && e.why) || "the monitor cannot be reached") + "; retrying in " + Math.round(wait / 1000) + " s";
+    const why = abort.signal.aborted ? "no word from the monitor for " + SILENT_MS / 1000 + " s" : (e && e.why) || "the monitor cannot be reached";
+    connectionProblem = why + "; retrying in " + Math.round(wait / 1000) + " s";
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
     showConnection();
     setTimeout(stream, wait);
+  } finally {
+    clearTimeout(watchdog);
+    if (reader) reader.cancel().catch(() => {}); // the old stream's slot and thread go back to the monitor at once
   }
 }
 

@@ -107,15 +107,15 @@ class WebServerTest {
     /** DNS rebinding: a request whose Host is a name the monitor was not told about gets 421; IPs, localhost and its names, 200. */
     @Test
     void answersOnlyTheHostNamesItKnows() throws Exception {
-        server = new WebServer(new InetSocketAddress("127.0.0.1", 0), java.util.Set.of("Monitor.Example.org"));
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0), java.util.Set.of("Monitor.Example.org", "ops.example:8080"));
         server.publish("{}", "");
         final int port = server.address().getPort();
         for (final String host : new String[] {"127.0.0.1:" + port, "127.0.0.1", "localhost:" + port, "LOCALHOST", "[::1]:" + port,
-            "monitor.example.org:" + port, "10.1.2.3"}) {
+            "monitor.example.org:" + port, "monitor.example.org.", "ops.example:" + port, "10.1.2.3"}) {
             assertEquals("HTTP/1.1 200 OK", statusWithHost(host), host);
         }
         for (final String host : new String[] {"attacker.example:" + port, "attacker.example", "127.0.0.1.attacker.example",
-            "localhost.attacker.example:" + port}) {
+            "localhost.attacker.example:" + port, "[attacker.example]"}) {
             assertTrue(statusWithHost(host).startsWith("HTTP/1.1 421"), host + ": " + statusWithHost(host));
         }
     }

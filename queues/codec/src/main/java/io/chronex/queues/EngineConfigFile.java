@@ -70,7 +70,7 @@ public final class EngineConfigFile {
                 if (other.id() == symbol.id()) {
                     throw yaml.error(node, "symbol id " + symbol.id() + " is configured twice");
                 }
-                if (other.name().equals(symbol.name())) {
+                if (other.name().equalsIgnoreCase(symbol.name())) { // the tools look names up ignoring case
                     throw yaml.error(node, "symbol name " + symbol.name() + " is symbol " + other.id()
                         + "'s too: a FIX order's Symbol (55) must name one symbol");
                 }
@@ -124,9 +124,11 @@ public final class EngineConfigFile {
             throw yaml.error(m.get("id"), "symbol id must be 1.." + Integer.MAX_VALUE + " (0 means 'every symbol')");
         }
         final String name = m.containsKey("name") ? yaml.scalar(m.get("name")) : "S" + id;
-        if (!SYMBOL_NAME.matcher(name).matches()) {
-            // FIX carries it as Symbol (55): a space, '=' or a control character there would split or corrupt the field.
-            throw yaml.error(m.get("name"), "symbol name '" + printable(name) + "' must be 1-32 letters, digits, '_', '.', '/' or '-'");
+        if (!SYMBOL_NAME.matcher(name).matches() || !name.matches(".*[A-Za-z].*")) {
+            // FIX carries it as Symbol (55): a space, '=' or a control character there would split or corrupt the field; a
+            // name of digits alone would read as another symbol's id in the tools.
+            throw yaml.error(m.get("name"), "symbol name '" + printable(name) + "' must be 1-32 letters, digits, '_', '.', '/' or '-',"
+                + " with a letter");
         }
         if (m.containsKey("baseAsset") != m.containsKey("quoteAsset")) {
             throw yaml.error(node, "name both 'baseAsset' and 'quoteAsset', or neither");

@@ -36,19 +36,23 @@ class EngineConfigValidationTest {
     void twoSymbolsWithOneName() throws IOException {
         assertEquals("F:3: symbol name ACME is symbol 1's too: a FIX order's Symbol (55) must name one symbol",
             refusal("symbols:\n  - {id: 1, name: ACME}\n  - {id: 2, name: ACME}\n"));
+        assertEquals("F:3: symbol name acme is symbol 1's too: a FIX order's Symbol (55) must name one symbol",
+            refusal("symbols:\n  - {id: 1, name: ACME}\n  - {id: 2, name: acme}\n"));
+        assertEquals("F:2: symbol name '2' must be 1-32 letters, digits, '_', '.', '/' or '-', with a letter",
+            refusal("symbols:\n  - {id: 1, name: '2'}\n"));
     }
 
     @Test
     void anEmptySymbolName() throws IOException {
-        assertEquals("F:2: symbol name '' must be 1-32 letters, digits, '_', '.', '/' or '-'",
+        assertEquals("F:2: symbol name '' must be 1-32 letters, digits, '_', '.', '/' or '-', with a letter",
             refusal("symbols:\n  - {id: 1, name: ''}\n"));
     }
 
     @Test
     void aSymbolNameWithASeparator() throws IOException {
-        assertEquals("F:2: symbol name 'AC ME=1' must be 1-32 letters, digits, '_', '.', '/' or '-'",
+        assertEquals("F:2: symbol name 'AC ME=1' must be 1-32 letters, digits, '_', '.', '/' or '-', with a letter",
             refusal("symbols:\n  - {id: 1, name: 'AC ME=1'}\n"));
-        assertEquals("F:2: symbol name 'AC\\u0001ME' must be 1-32 letters, digits, '_', '.', '/' or '-'",
+        assertEquals("F:2: symbol name 'AC\\u0001ME' must be 1-32 letters, digits, '_', '.', '/' or '-', with a letter",
             refusal("symbols:\n  - {id: 1, name: \"AC\\x01ME\"}\n"));
     }
 
@@ -102,10 +106,12 @@ class EngineConfigValidationTest {
     }
 
     @Test
-    void aDirectoryOrAMissingFile() throws IOException {
+    void aDirectoryADeviceOrAMissingFile() throws IOException {
         final Path directory = Files.createDirectories(dir.resolve("conf.yaml"));
         assertEquals(directory + ": a directory, not a configuration file",
             assertThrows(ConfigYaml.ConfigException.class, () -> EngineConfigFile.load(directory)).getMessage());
+        assertEquals("/dev/zero: not a regular file",
+            assertThrows(ConfigYaml.ConfigException.class, () -> EngineConfigFile.load(Path.of("/dev/zero"))).getMessage());
         final Path missing = dir.resolve("missing.yaml");
         assertEquals(missing + ": no such file",
             assertThrows(ConfigYaml.ConfigException.class, () -> EngineConfigFile.load(missing)).getMessage());
