@@ -36,7 +36,7 @@ public final class WebServer implements AutoCloseable {
     /** Requests waiting for a thread; more are refused (the connection closed). */
     static final int MAX_QUEUED = 64;
     /** A request whose headers have not all come after this long is cut off (the JDK server's sun.net.httpserver.maxReqTime). */
-    static final int MAX_REQUEST_SECONDS = 5;
+    static final int MAX_REQUEST_SECONDS = 3;
 
     static {
         // Read once, when the JDK's server first starts; an operator's own -D setting wins.

@@ -272,8 +272,8 @@ function render(s) {
 
 // The live stream, read with fetch rather than EventSource: an EventSource that gets an HTTP error (a 503 when every stream
 // slot is taken, say after a monitor restart) gives up for good, and cannot see Retry-After. This one retries whatever went
-// wrong, backing off 1 s, 2 s, 4 s ... 30 s, and never sooner than the server's Retry-After.
-const RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 30000;
+// wrong, backing off 1 s, 2 s, 4 s ... 10 s, and never sooner than the server's Retry-After.
+const RETRY_FIRST_MS = 1000, RETRY_MAX_MS = 10000;
 let retryMs = RETRY_FIRST_MS;
 let connectionProblem = "connecting";
 

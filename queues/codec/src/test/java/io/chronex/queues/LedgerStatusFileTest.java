@@ -119,7 +119,7 @@ class LedgerStatusFileTest {
         int whole = 0;
         int stuck = 0;
         try {
-            while (whole < 20_000 || replacements.get() < 20) {
+            while (whole < 5_000 || replacements.get() < 10) {
                 final LedgerStatusFile.Snapshot s = LedgerStatusFile.read(file);
                 if (s == null) {
                     continue; // before the first writer's rename
