@@ -85,6 +85,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     /** Failed logons per CompID and address, and the back-off they earn (docs/gateway.md, "Logon failures"). */
     private final LogonGuard logonGuard = new LogonGuard();
     private long unheardLogons;
+    private long lastUnblockLookNanos = Long.MIN_VALUE / 2;
+    private final Path unblockFile;
     private long lastUnheardLogNanos = Long.MIN_VALUE / 2;
     private final CommandJournal journal;
     private final EventsToReports eventsToReports;
@@ -148,6 +150,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             names.add(sessions.get(i).name);
         }
         // A new file at every start: every session logged off until it logs on again, counts from 0.
+        this.unblockFile = data.gatewayDir(gatewayId).resolve("unblock");
         this.published = new GatewaySessionsFile(data.gatewayDir(gatewayId).resolve("sessions"), gatewayId, names, config.compId(),
             System.currentTimeMillis());
         this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
@@ -392,6 +395,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 : "first message is not a Logon");
             return;
         }
+        liftBlocksIfAsked();
         for (int i = 0; i < sessions.size(); i++) {
             final FixSession candidate = sessions.get(i);
             if (decoder.valueEquals(FixTags.SENDER_COMP_ID, candidate.senderCompId)) {
@@ -441,6 +445,27 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 + logonGuard.blockedForNanos(compId, c.host, framer.readNanos) / 1_000_000 + " ms more");
             unheardLogons = 0;
             lastUnheardLogNanos = framer.readNanos;
+        }
+    }
+
+    /**
+     * The operator lifts logon blocks by writing DIR/gateways/N/unblock (lines: all, address IP, compid NAME); looked for
+     * when a Logon arrives, at most once a second, so it costs nothing while nobody logs on. Read, applied, deleted, logged.
+     */
+    private void liftBlocksIfAsked() {
+        if (framer.readNanos - lastUnblockLookNanos < 1_000_000_000L) {
+            return;
+        }
+        lastUnblockLookNanos = framer.readNanos;
+        if (!Files.exists(unblockFile)) {
+            return;
+        }
+        try {
+            final List<String> lines = Files.readAllLines(unblockFile);
+            Files.delete(unblockFile);
+            log.log("logon blocks: " + logonGuard.lift(lines) + " (asked in " + unblockFile + ")");
+        } catch (final IOException | RuntimeException e) {
+            log.log("logon blocks: cannot read " + unblockFile + ": " + e.getMessage());
         }
     }
 

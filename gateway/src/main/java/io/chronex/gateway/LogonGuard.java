@@ -122,6 +122,55 @@ final class LogonGuard {
         }
     }
 
+    /**
+     * The operator's lift (docs/gateway.md, "Logon failures"): each line {@code all}, {@code address IP} or {@code compid NAME}
+     * clears those counts and blocks. Returns what was lifted, or what could not be, in words for the log.
+     */
+    String lift(final Iterable<String> lines) {
+        final StringBuilder said = new StringBuilder();
+        for (final String raw : lines) {
+            final String line = raw.trim();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            final String[] words = line.split("\\s+");
+            final String did;
+            if (words.length == 1 && words[0].equals("all")) {
+                byAddress.clear();
+                byCompId.values().forEach(r -> {
+                    r.failures = 0;
+                    r.blockedUntilNanos = 0;
+                });
+                did = "every block lifted";
+            } else if (words.length == 2 && words[0].equals("address")) {
+                did = liftAddress(words[1]);
+            } else if (words.length == 2 && words[0].equals("compid")) {
+                final Record r = byCompId.get(words[1]);
+                if (r != null) {
+                    r.failures = 0;
+                    r.blockedUntilNanos = 0;
+                }
+                did = "CompID " + words[1] + (r == null ? ": no failures counted" : ": lifted");
+            } else {
+                did = "not understood: '" + line + "' (all, address IP, compid NAME)";
+            }
+            said.append(said.length() == 0 ? "" : "; ").append(did);
+        }
+        return said.length() == 0 ? "nothing to lift" : said.toString();
+    }
+
+    private String liftAddress(final String ip) {
+        if (!ip.matches("[0-9a-fA-F:.]+")) {
+            return "address " + ip + ": not an IP address";
+        }
+        try {
+            final String key = addressKey(InetAddress.getByName(ip)); // a literal: no name lookup
+            return "address " + ip + (byAddress.remove(key) == null ? ": no failures counted" : ": lifted");
+        } catch (final java.net.UnknownHostException e) {
+            return "address " + ip + ": not an IP address";
+        }
+    }
+
     /** Failures in a row counted for a CompID (tests and the log). */
     int failures(final String compId) {
         final Record r = byCompId.get(compId);

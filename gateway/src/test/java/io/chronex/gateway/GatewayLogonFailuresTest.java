@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Password guessing against a real gateway over raw sockets: a wrong password and an unknown SenderCompID get the same
  * Logout text (the client cannot tell whether the CompID exists); 100 wrong passwords in a row are mostly refused unheard
  * (the gateway's log says how many it checked); the right password while the CompID is blocked is refused in the same words,
- * and once the block is over the session logs on.
+ * and once the operator lifts the blocks (DIR/gateways/1/unblock) the session logs on.
  */
 class GatewayLogonFailuresTest {
     private static final String SESSIONS = "  - {senderCompId: ALICE, password: right-one, account: 1}\n";
@@ -75,8 +75,14 @@ class GatewayLogonFailuresTest {
             // Only when the tries above outlasted the last block (seconds): then it was heard, and that is right too.
             System.out.println("the block had ended before the right password came: " + blocked);
         }
-        Await.until("ALICE logged on with the right password once the block is over", 120,
+        // The operator lifts the blocks (docs/gateway.md): the gateway reads the file at the next Logon, and the session is in.
+        Files.writeString(exchange.data.resolve("gateways/1/unblock"), "all\n");
+        Await.until("ALICE logged on with the right password once the operator lifted the blocks", 120,
             () -> "A".equals(attempt("ALICE", "right-one").get(35)));
-        assertTrue(Files.readString(exchange.dir.resolve("gateway-1.out")).contains("Logon from"), "blocks are logged");
+        final String log = Files.readString(exchange.dir.resolve("gateway-1.out"));
+        assertTrue(log.contains("Logon(s) not heard since the last such line"), "blocks are logged: " + log);
+        final int lifted = log.indexOf("logon blocks: every block lifted");
+        assertTrue(lifted >= 0 && lifted < log.indexOf("session ALICE logged on"), "lifted, then logged on:\n" + log);
+        assertTrue(!Files.exists(exchange.data.resolve("gateways/1/unblock")), "the request is used once");
     }
 }

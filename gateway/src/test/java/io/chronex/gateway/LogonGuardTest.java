@@ -73,6 +73,26 @@ class LogonGuardTest {
     }
 
     @Test
+    void theOperatorLiftsBlocksByAddressCompIdOrAll() {
+        for (int i = 0; i <= LogonGuard.FREE_FAILURES; i++) {
+            guard.failed("ALICE", "192.0.2.1", 0);
+            guard.failed(null, "192.0.2.2", 0);
+        }
+        assertTrue(guard.blocked("ALICE", "192.0.2.3", 1));
+        assertEquals("address 192.0.2.2: lifted; address 192.0.2.9: no failures counted; not understood: 'please' (all, address IP,"
+            + " compid NAME); address evil.example: not an IP address", guard.lift(java.util.List.of("address 192.0.2.2", "# comment",
+            "address 192.0.2.9", "please", "address evil.example")));
+        assertFalse(guard.blocked(null, "192.0.2.2", 1));
+        assertTrue(guard.blocked(null, "192.0.2.1", 1));
+        assertEquals("CompID ALICE: lifted", guard.lift(java.util.List.of("compid ALICE")));
+        assertFalse(guard.blocked("ALICE", "192.0.2.3", 1), "the CompID's own block is lifted");
+        assertTrue(guard.blocked("ALICE", "192.0.2.1", 1), "its guesser's address is still blocked");
+        assertEquals("every block lifted", guard.lift(java.util.List.of("all")));
+        assertFalse(guard.blocked("ALICE", "192.0.2.1", 1));
+        assertEquals("nothing to lift", guard.lift(java.util.List.of()));
+    }
+
+    @Test
     void ipv6IsCountedByItsSlash64() throws Exception {
         assertEquals(LogonGuard.addressKey(InetAddress.getByName("2001:db8:1:2::5")),
             LogonGuard.addressKey(InetAddress.getByName("2001:db8:1:2:ffff:1:2:3")));
