@@ -91,7 +91,7 @@ public final class WebServer implements AutoCloseable {
         // most MAX_THREADS run, MAX_QUEUED wait, and the server closes the connections beyond (it catches the rejection);
         // a half-sent request is cut after MAX_REQUEST_SECONDS, so the threads come back.
         threads = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(MAX_QUEUED), r -> {
-            final Thread t = new Thread(r, "monitor-http");
+            final Thread t = new Thread(r, "monitor-http-" + server.getAddress().getPort());
             t.setDaemon(true);
             return t;
         });

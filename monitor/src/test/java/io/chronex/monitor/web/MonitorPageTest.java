@@ -258,20 +258,19 @@ class MonitorPageTest {
     /** A live-update stream of the monitor on this port, waiting until it listens (a restarted monitor reads the journal first). */
     private static java.net.HttpURLConnection openStream(final int port) throws Exception {
         final java.net.URL events = new java.net.URL("http://127.0.0.1:" + port + "/events");
-        final long deadline = System.nanoTime() + 120_000_000_000L;
-        while (true) {
+        final java.net.HttpURLConnection[] opened = new java.net.HttpURLConnection[1];
+        Await.until("the monitor on port " + port + " listening", 120, () -> {
             try {
                 final java.net.HttpURLConnection c = (java.net.HttpURLConnection) events.openConnection();
                 c.setReadTimeout(15_000);
                 c.getResponseCode();
-                return c;
+                opened[0] = c;
+                return true;
             } catch (final java.net.ConnectException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(5);
+                return false; // not listening yet
             }
-        }
+        });
+        return opened[0];
     }
 
 

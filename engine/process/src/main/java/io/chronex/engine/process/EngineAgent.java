@@ -115,6 +115,7 @@ final class EngineAgent implements Agent {
             answered = service.poll();
         } catch (final RuntimeException | Error e) {
             failed = true;
+            service.failedPartWay();
             throw e;
         }
         if (status.due()) {

@@ -98,8 +98,8 @@ public final class EngineService implements AutoCloseable {
     private long nextCheckpointCount;
     /** DATA/ledger, the money totals the monitor shows; null when the configuration has no assets or the file cannot be made. */
     private final LedgerStatusFile.Writer ledgerFile;
-    /** True while a command is being applied: still true at close, it failed part way and the totals are not to be published. */
-    private boolean applying;
+    /** Set by the agent when a command failed part way: the state may hold half of it, so its totals are not published. */
+    private boolean failedPartWay;
     /** The sealed state the current command's checkpoint hashed, or null. */
     private byte[] checkpointState;
 
@@ -357,13 +357,16 @@ public final class EngineService implements AutoCloseable {
         header.hops.clear();
         final DecodeStatus status = CommandCodec.read(in, command, header.hops);
         if (status == DecodeStatus.OK) {
-            applying = true;
             engine.apply(command, result);
-            applying = false;
         } else {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
             result.rejectMalformed();
         }
+    }
+
+    /** A command failed part way (the agent caught what poll threw): close publishes no totals from the half-changed state. */
+    public void failedPartWay() {
+        failedPartWay = true;
     }
 
     /** A stretch of the journal after the last command answered that cannot be read although commands follow it; null if none. */
@@ -599,7 +602,7 @@ public final class EngineService implements AutoCloseable {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (!applying) {
+        if (!failedPartWay) {
             publishLedger(System.currentTimeMillis()); // the totals after the last command answered
         }
         if (ledgerFile != null) {

@@ -6,20 +6,17 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.SnapshotFiles;
-import io.chronex.replay.audit.Audit;
 import io.chronex.testing.ProjectRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.chronex.engine.process.AuditJournals.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,17 +33,6 @@ class AuditBalancesTest {
 
     @TempDir
     Path tmp;
-
-    private static String audit(final int expectedExit, final String... argv) {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final int exit;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            exit = Audit.exitCode(argv, out);
-        }
-        final String output = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedExit, exit, output);
-        return output;
-    }
 
     /** The RESULT lines of the tool's output. */
     private static String results(final String output) {

@@ -5,7 +5,6 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.SnapshotFiles;
-import io.chronex.replay.audit.Audit;
 import io.chronex.replay.audit.BookAt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.chronex.engine.process.AuditJournals.audit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,17 +33,6 @@ class AuditBookTest {
 
     @TempDir
     Path tmp;
-
-    private static String audit(final int expectedExit, final String... argv) {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final int exit;
-        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-            exit = Audit.exitCode(argv, out);
-        }
-        final String output = bytes.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedExit, exit, output);
-        return output;
-    }
 
     /** The level lines and the RESULT line of a book printout (what the rebuilt engine holds), without the notes before them. */
     private static String levels(final String output) {

@@ -10,14 +10,20 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.Hops;
+import io.chronex.replay.audit.Audit;
 import io.chronex.testing.ProjectRoot;
 import net.openhft.chronicle.queue.ExcerptAppender;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * Journals for the audit tools' tests: a seeded random stream on the shipped configuration (its first commands fund the
@@ -118,6 +124,18 @@ final class AuditJournals {
             }
         }
         return data;
+    }
+
+    /** Runs bin/audit with these arguments, checks its exit code and returns what it printed. */
+    static String audit(final int expectedExit, final String... argv) {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+            exit = Audit.exitCode(argv, out);
+        }
+        final String output = bytes.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, exit, output);
+        return output;
     }
 
     /** An engine core that applied the journal's first {@code n} excerpts itself (malformed ones skipped, as the engine does). */
