@@ -72,8 +72,9 @@ class EngineStorageTest {
     void aSnapshotThatWouldEatIntoTheReserveIsRefusedBeforeAByteIsWritten() throws Exception {
         final Path dir = java.nio.file.Files.createDirectories(tmp.resolve("snapshots"));
         final SnapshotStore store = new SnapshotStore(dir);
-        final long free = java.nio.file.Files.getFileStore(dir).getUsableSpace();
-        store.keepFree(free); // whatever the snapshot's size, it would leave less than this
+        // More than the filesystem will ever have free, so the refusal does not hang on other processes' writes and deletes
+        // (keeping exactly the free space measured here failed once, when a parallel test freed some in between).
+        store.keepFree(java.nio.file.Files.getFileStore(dir).getTotalSpace() + 1);
         final java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(java.io.UncheckedIOException.class,
             () -> store.write(0x1234, 7, 9, new byte[4096]));
         assertTrue(e.getMessage().contains("not enough free space") && e.getMessage().contains("--storage-reserve"), e.getMessage());
