@@ -1,6 +1,7 @@
 package io.chronex.gateway;
 
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.JournalConfig;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
@@ -99,6 +100,9 @@ public final class GatewayMain {
             }
         }
         final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data")));
+        // The engine answers under the configuration its journal records: a gateway naming symbols from another file would
+        // route 55=ACME to another symbol. Checked once the journal records one (a gateway started first has nothing to check).
+        JournalConfig.ofDirectory(data).forTool(data, config.engineConfigFile());
         final RunFiles run;
         try {
             run = RunFiles.start(data.gatewayDir(id), "gateway");

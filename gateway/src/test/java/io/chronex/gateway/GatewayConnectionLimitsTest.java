@@ -3,6 +3,10 @@ package io.chronex.gateway;
 import io.chronex.testing.Await;
 import com.sun.tools.attach.VirtualMachine;
 import io.chronex.testing.ChildJvm;
+import io.chronex.queues.ConfigRecord;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -166,6 +170,33 @@ class GatewayConnectionLimitsTest {
             assertTrue(log.contains("gateway: cannot listen on 127.0.0.1:" + taken.getLocalPort() + ": "), log);
         }
         assertFalse(Files.exists(exchange.data), "nothing created: " + exchange.data);
+    }
+
+    /**
+     * A gateway whose engine file names the symbols otherwise than the configuration the engine recorded in the journal
+     * (ACME and GLOBEX swapped) would route 55=ACME to GLOBEX: it exits 2 with the difference, and serves no one.
+     */
+    @Test
+    void aGatewayWhoseEngineFileIsNotTheJournalsRefusesToStart() throws Exception {
+        exchange = new Exchange(tmp, "  - {senderCompId: ALICE, account: 1}\n");
+        final Path file = tmp.resolve("engine.yaml");
+        final String swapped = Files.readString(file).replace("name: ACME", "name: X").replace("name: GLOBEX", "name: ACME")
+            .replace("name: X", "name: GLOBEX");
+        try (SingleChronicleQueue commands = DataDirectory.open(exchange.data).commands()) {
+            ConfigRecord.append(commands.createAppender(), ConfigRecord.Kind.INITIAL, 1,
+                EngineConfigFile.text(EngineConfigFile.parse("swapped", swapped.getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        }
+        try (ChildJvm jvms = new ChildJvm()) {
+            final Path out = tmp.resolve("swapped.out");
+            final Process p = jvms.start(GatewayMain.class.getName(), List.of("--data-dir", exchange.data.toString(), "--config",
+                exchange.gatewayConfig.toString(), "--port", "0"), out);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the gateway exits");
+            final String log = Files.readString(out);
+            assertEquals(2, p.exitValue(), log);
+            assertTrue(log.contains("gateway: " + file + " is not the configuration the journal of " + exchange.data.toAbsolutePath()
+                + " records (index "), log);
+            assertTrue(log.contains("  symbol GLOBEX (1): name GLOBEX -> ACME"), log);
+        }
     }
 
     /** Connects from each address (loopback aliases) on its own thread, all at once, and keeps the sockets. */

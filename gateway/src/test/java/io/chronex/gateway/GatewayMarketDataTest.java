@@ -87,8 +87,9 @@ class GatewayMarketDataTest {
             }
             before[40] = new Command().symbolCommand(CommandType.HALT, 1);
             operator(exchange, before);
-            // The funding's deposits came first (Exchange): answered before these, one event each.
-            final int answers = Exchange.FUNDING_COMMANDS + 41;
+            // The funding's deposits came first (Exchange): answered before these, one event each; and the engine's configuration
+            // record, which it journalled at its start and answered too.
+            final int answers = Exchange.FUNDING_COMMANDS + 41 + 1;
             Await.until("the engine answered the funding and the 41 commands", 30, () -> eventCount(exchange.data) == answers);
             exchange.startGateway();
             assertTrue(exchange.awaitGatewayLine("market data: books and trading status rebuilt from the ").contains(
@@ -332,8 +333,7 @@ class GatewayMarketDataTest {
         final int exit;
         try (java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
             exit = io.chronex.replay.audit.Audit.exitCode(new String[] {"book", "ACME", "--data-dir", exchange.data.toString(),
-                "--config", exchange.dir.resolve("engine.yaml").toString(), "--depth", "100000", "--after",
-                Integer.toString(eventCount(exchange.data))}, out);
+                "--config", exchange.dir.resolve("engine.yaml").toString(), "--depth", "100000"}, out);
         }
         final String text = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(0, exit, text);

@@ -1,18 +1,23 @@
 package io.chronex.monitor;
 
+import io.chronex.api.Command;
+import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.monitor.web.WebServer;
 import io.chronex.queues.CommandTail;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.FailedEventsFile;
 import io.chronex.queues.GatewaySessionsFile;
+import io.chronex.queues.Hops;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.OutputFile;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.ReturnHops;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.runtime.Args;
+import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -98,6 +103,18 @@ public final class Monitor implements AutoCloseable {
 
     private final DataDirectory data;
     private final Map<Integer, SymbolSpec> symbols;
+    /** The model, and the symbols when the journal records a configuration. */
+    private final CommandTail.Handler commandHandler = new CommandTail.Handler() {
+        @Override
+        public void onCommand(final long journalIndex, final DecodeStatus status, final Command command, final Hops hops) {
+            model.onCommand(journalIndex, status, command, hops);
+        }
+
+        @Override
+        public void onConfiguration(final long journalIndex) {
+            configurationRecorded();
+        }
+    };
     private final long alertBacklogNanos;
     private final long alertP99Nanos;
     private final MonitorModel model;
@@ -159,11 +176,14 @@ public final class Monitor implements AutoCloseable {
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
         final long alertP99Ms = args.number("--alert-p99-ms", DEFAULT_ALERT_P99_MS, 0, 86_400_000);
-        final Map<Integer, SymbolSpec> symbols = new TreeMap<>();
-        if (args.string("--config", null) != null) {
-            EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml")).symbols().forEach(s -> symbols.put(s.id(), s));
-        }
+        // Read by the page's threads while the monitor's own may add a symbol a configuration change records.
+        final Map<Integer, SymbolSpec> symbols = new java.util.concurrent.ConcurrentSkipListMap<>();
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
+        final EngineConfig config = symbolsFrom(data, args.string("--config", null) == null ? null
+            : args.readableFile("--config", "config/engine.yaml"));
+        if (config != null) {
+            config.symbols().forEach(s -> symbols.put(s.id(), s));
+        }
         final Path hlog = OutputFile.option(args, "--hlog");
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
         final ClusterView clusterView = args.string("--cluster", null) == null ? null
@@ -351,7 +371,7 @@ public final class Monitor implements AutoCloseable {
     private int readSome() {
         openQueues();
         final int fromEvents = events == null ? 0 : events.poll(model, BATCH);
-        final int fromCommands = commands == null ? 0 : commands.poll(model, BATCH);
+        final int fromCommands = commands == null ? 0 : commands.poll(commandHandler, BATCH);
         final int forCheck = snapshotCheck == null ? 0 : snapshotCheck.poll(BATCH);
         return Math.max(Math.max(fromEvents, fromCommands), Math.max(forCheck, readReturns()));
     }
@@ -396,6 +416,31 @@ public final class Monitor implements AutoCloseable {
             opened.add(queue);
             commandsQueue = queue;
             commands = new CommandTail(queue.createTailer());
+        }
+    }
+
+    /**
+     * The configuration whose symbols the monitor names: the journal's, or the file given when the journal records none yet
+     * (a file that differs from the journal's is said loudly, and the journal's used: it is what the engine runs under).
+     */
+    private static EngineConfig symbolsFrom(final DataDirectory data, final Path given) throws ConfigYaml.ConfigException {
+        final JournalConfig journal = JournalConfig.ofDirectory(data);
+        try {
+            return journal.forTool(data, given);
+        } catch (final ConfigYaml.ConfigException e) {
+            if (!journal.recorded()) {
+                throw e;
+            }
+            System.err.println("monitor: WARNING: " + e.getMessage() + "\nThe monitor uses the journal's.");
+            return journal.latest();
+        }
+    }
+
+    /** The symbols of the configuration the journal records last, after a record was read (a change may add some). */
+    private void configurationRecorded() {
+        final EngineConfig latest = JournalConfig.read(commandsQueue).latest();
+        if (latest != null) {
+            latest.symbols().forEach(s -> symbols.put(s.id(), s));
         }
     }
 

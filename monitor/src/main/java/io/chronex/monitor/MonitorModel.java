@@ -1,5 +1,6 @@
 package io.chronex.monitor;
 
+import io.chronex.api.CommandType;
 import io.chronex.api.Command;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandTail;
@@ -84,6 +85,9 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
 
     @Override
     public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
+        if (result.commandType == CommandType.CONFIGURATION) {
+            return; // the answer to a configuration record: not traffic (its record was not counted as a command either)
+        }
         final boolean history = eventsIndex <= historyEventsThrough;
         events++;
         if (!history) {

@@ -91,6 +91,8 @@ public final class OperatorCommands {
             // bin/admin's too, but not shown as operator commands yet: their symbol field is an asset id, which the
             // operator table would print as a symbol's name. Counted with the other results (accepted, rejects).
             case DEPOSIT, WITHDRAW, ADJUST -> false;
+            // Not a command excerpt (the engine's configuration record): bin/audit config shows them.
+            case CONFIGURATION -> false;
         };
     }
 

@@ -120,6 +120,14 @@ class MonitorEndToEndTest {
         awaitEvents(data, FUNDING + COMMANDS, engine, log);
 
         final String running = once(dataDir);
+        // The engine recorded its configuration in the journal: without --config, the same names and prices in decimals.
+        final ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        try (PrintStream out = new PrintStream(plain, true, StandardCharsets.UTF_8)) {
+            assertEquals(0, Tool.exitCode("monitor", Monitor.USAGE, () -> Monitor.run(new String[] {"--data-dir", dataDir.toString(),
+                "--once"}, out)));
+        }
+        assertTrue(Pattern.compile("ACME +7@100\\.00 \\(1\\) +4@100\\.50 \\(1\\) +2 +1").matcher(plain.toString(StandardCharsets.UTF_8))
+            .find(), plain::toString);
         assertTrue(running.contains("engine   alive (pid " + engine.pid() + ")"), running);
         assertTrue(running.contains("commands in " + (FUNDING + 6) + ", events out " + (FUNDING + 6)), running);
         assertTrue(running.contains("backlog  0 commands"), running);

@@ -12,6 +12,7 @@ import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
@@ -78,8 +79,10 @@ public final class Admin {
                                        so a command retried after a timeout cannot move money twice
 
           --data-dir DIR   an existing data directory (default ./data); a missing one is an error, never created
-          --config FILE    the engine config, for symbol names and price scales (default config/engine.yaml
-                           under the project root)
+          --config FILE    not needed once the engine has started on DIR: symbol names, asset codes and scales
+                           come from the configuration its journal records, and a FILE that differs from it is
+                           refused. Before that (or for a directory written before the journal recorded it), the
+                           engine config to use (default config/engine.yaml under the project root)
           --ref ID         the reference of a deposit, withdraw or adjust (required there, refused elsewhere)
           --script FILE    one command per line (as above, --ref on its line; '#' starts a comment), every line
                            checked before any is journalled, then each journalled and answered in turn;
@@ -121,20 +124,23 @@ public final class Admin {
         final long timeoutNanos = duration(args.string("--timeout", "5s"));
         final Path configFile = args.path("--config",
             Path.of(System.getProperty("chronex.root", ".")).resolve("config/engine.yaml"));
-        // Everything is parsed and checked before the journal is opened: a usage error journals nothing.
+        final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
+            throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER
+                + "); give the --data-dir the engine runs on. bin/admin never creates one.");
+        }
+        // Everything is parsed and checked before the journal is appended to: a usage error journals nothing. Names and
+        // scales come from the journal's configuration; a --config that differs from it is refused (a swapped file would
+        // halt the wrong symbol).
+        final boolean configGiven = args.string("--config", null) != null;
         final EngineConfig[] loaded = new EngineConfig[1];
-        final ConfigSource config = () -> loaded[0] != null ? loaded[0] : (loaded[0] = loadConfig(configFile));
+        final ConfigSource config = () -> loaded[0] != null ? loaded[0] : (loaded[0] = loadConfig(dir, configFile, configGiven));
         final String script = args.string("--script", null);
         if (script != null && (!args.operands().isEmpty() || args.string("--ref", null) != null)) {
             throw new Args.UsageException("--script FILE takes the commands from FILE: give no COMMAND or --ref beside it");
         }
         final List<Command> commands = script != null ? parseScript(Path.of(script), config)
             : List.of(parse(args.operands(), args.string("--ref", null), config));
-        final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
-            throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER
-                + "); give the --data-dir the engine runs on. bin/admin never creates one.");
-        }
         final DataDirectory data = DataDirectory.openForTool(dir);
         final StorageGuard storage = StorageGuard.forDirectory(dir, reserve);
         if (storage.recheck() == StorageGuard.Level.EXHAUSTED) {
@@ -168,6 +174,16 @@ public final class Admin {
         out.println("accepted: " + what + (result.affectedOrders > 0 ? ", " + result.affectedOrders + " orders cancelled" : "")
             + (asset != null ? balance(result, asset) : "") + " (journal index " + Long.toHexString(index) + ")");
         return 0;
+    }
+
+    /** The journal's configuration when it records one (a given file must then match), else the file. */
+    private static EngineConfig loadConfig(final Path dir, final Path file, final boolean given) throws ConfigYaml.ConfigException {
+        final DataDirectory data = DataDirectory.openReadOnly(dir);
+        final JournalConfig journal = JournalConfig.ofDirectory(data);
+        if (journal.recorded()) {
+            return journal.forTool(data, given ? file : null);
+        }
+        return loadConfig(file);
     }
 
     private static EngineConfig loadConfig(final Path file) throws ConfigYaml.ConfigException {

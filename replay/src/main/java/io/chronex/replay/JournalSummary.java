@@ -4,6 +4,8 @@ import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
+import io.chronex.api.CommandType;
+import io.chronex.queues.ConfigRecord;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
@@ -33,7 +35,8 @@ public final class JournalSummary {
         Reads DIR/commands and DIR/events and prints
           RESULT commands=N answered=N duplicates=N missing=N trades=N volume=N notional=N
                  unreadable=N damaged=N
-        (missing = commands with no result, duplicates = commands answered more than once,
+        (commands and answered leave out the journal's configuration records, which bin/audit config lists;
+        missing = journal entries with no result, either kind, duplicates = commands answered more than once,
         unreadable = events excerpts that do not decode, damaged = stretches of either queue that
         cannot be read although the queue says excerpts follow: bytes zeroed or overwritten; each is
         printed with its index range), then one line per symbol with its final best bid and ask,
@@ -83,6 +86,7 @@ public final class JournalSummary {
     public static Summary summarize(final DataDirectory data) {
         final LongHashSet journal = new LongHashSet();
         final List<QueueGap> damage = new ArrayList<>();
+        long configurations = 0;
         try (SingleChronicleQueue commands = data.commands()) {
             final ExcerptTailer tailer = commands.createTailer();
             long last = -1;
@@ -93,6 +97,10 @@ public final class JournalSummary {
                     }
                     last = dc.index();
                     journal.add(last);
+                    final net.openhft.chronicle.bytes.Bytes<?> bytes = dc.wire().bytes();
+                    if (ConfigRecord.is(bytes, bytes.readPosition(), bytes.readRemaining())) {
+                        configurations++; // answered like a command, counted apart: the commands are the exchange's input
+                    }
                 }
             }
             addGap(damage, QueueGap.after(commands, last));
@@ -120,7 +128,8 @@ public final class JournalSummary {
         books.forEach((symbol, sides) -> symbolLines.add("symbol=" + symbol
             + " best_bid=" + (sides.get(Side.BUY.ordinal()).isEmpty() ? "none" : sides.get(Side.BUY.ordinal()).lastKey())
             + " best_ask=" + (sides.get(Side.SELL.ordinal()).isEmpty() ? "none" : sides.get(Side.SELL.ordinal()).firstKey())));
-        return new Summary(journal.size(), answered.size(), read.duplicates, missing, unreadable, read.trades, read.volume, read.notional,
+        return new Summary(journal.size() - configurations, answered.size() - read.configurations, read.duplicates, missing, unreadable,
+            read.trades, read.volume, read.notional,
             symbolLines, List.copyOf(damage));
     }
 
@@ -136,6 +145,8 @@ public final class JournalSummary {
         /** symbol -> side -> price -> quantity, kept from level changes only. */
         private final Map<Integer, List<TreeMap<Long, Long>>> books = new TreeMap<>();
         private long duplicates;
+        /** Answers to configuration records (distinct ones). */
+        private long configurations;
         private long trades;
         private long volume;
         private long notional;
@@ -144,6 +155,8 @@ public final class JournalSummary {
         public void onEvent(final long eventsIndex, final EventHeader header, final Result result) {
             if (!answered.add(header.commandIndex)) {
                 duplicates++;
+            } else if (result.commandType == CommandType.CONFIGURATION) {
+                configurations++;
             }
             for (int i = 0; i < result.fillCount(); i++) {
                 final Fill fill = result.fill(i);

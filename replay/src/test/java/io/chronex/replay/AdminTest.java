@@ -14,6 +14,8 @@ import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.ConfigRecord;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
@@ -123,6 +125,39 @@ class AdminTest {
             assertEquals(2, exitCode(argv.toArray(String[]::new), new ByteArrayOutputStream()), String.join(" ", words));
         }
         assertEquals(List.of(), journal(DataDirectory.open(dir)));
+    }
+
+    /**
+     * Once the journal records the engine's configuration, names come from it: a file with ACME and GLOBEX swapped is
+     * refused with the difference (exit 2, nothing journalled), where before it halted GLOBEX for "halt ACME".
+     */
+    @Test
+    void aFileThatDiffersFromTheJournalsConfigurationIsRefused() throws Exception {
+        final Path dir = tmp.resolve("data");
+        final Path config = writeConfig();
+        try (SingleChronicleQueue commands = DataDirectory.open(dir).commands()) {
+            ConfigRecord.append(commands.createAppender(), ConfigRecord.Kind.INITIAL, 1,
+                EngineConfigFile.text(EngineConfigFile.load(config)));
+        }
+        final Path swapped = Files.writeString(tmp.resolve("swapped.yaml"), Files.readString(config).replace("name: ACME", "name: X")
+            .replace("name: GLOBEX", "name: ACME").replace("name: X", "name: GLOBEX"));
+        final PrintStream err = System.err;
+        final ByteArrayOutputStream said = new ByteArrayOutputStream();
+        final int exit;
+        try (PrintStream capture = new PrintStream(said, true, StandardCharsets.UTF_8)) {
+            System.setErr(capture);
+            exit = exitCode(new String[] {"--data-dir", dir.toString(), "--config", swapped.toString(), "halt", "ACME"},
+                new ByteArrayOutputStream());
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals(2, exit, said::toString);
+        final String text = said.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("is not the configuration the journal of " + dir + " records"), text);
+        assertTrue(text.contains("  symbol ACME (1): name ACME -> GLOBEX"), text);
+        try (SingleChronicleQueue commands = DataDirectory.open(dir).commands()) {
+            assertEquals(1, commands.entryCount(), "only the configuration record: nothing journalled");
+        }
     }
 
     /** Below a quarter of the storage reserve (here: a reserve far larger than any disk) nothing is journalled: exit 1, saying why. */

@@ -51,9 +51,22 @@ public final class ConfigYaml {
     public static final int MAX_NESTING = 32;
 
     private final Path file;
+    /** What errors name: the file, or where a document that is not a file came from. */
+    private final String name;
+    /** The document when it is not read from {@link #file}, else null. */
+    private final byte[] given;
 
     public ConfigYaml(final Path file) {
         this.file = file;
+        this.name = file.toString();
+        this.given = null;
+    }
+
+    /** A document that is not a file (a configuration recorded in the journal), named {@code name} in errors; same rules. */
+    public ConfigYaml(final String name, final byte[] document) {
+        this.file = null;
+        this.name = name;
+        this.given = document.clone();
     }
 
     public Path file() {
@@ -72,12 +85,12 @@ public final class ConfigYaml {
             checkNesting(yaml, text);
             root = yaml.compose(new StringReader(text));
         } catch (final MarkedYAMLException e) {
-            throw new ConfigException(file + ":" + (e.getProblemMark().getLine() + 1) + ": not valid YAML: " + e.getProblem());
+            throw new ConfigException(name + ":" + (e.getProblemMark().getLine() + 1) + ": not valid YAML: " + e.getProblem());
         } catch (final YAMLException e) {
-            throw new ConfigException(file + ": not valid YAML: " + e.getMessage());
+            throw new ConfigException(name + ": not valid YAML: " + e.getMessage());
         }
         if (root == null) {
-            throw new ConfigException(file + ":1: empty configuration; it needs " + needs);
+            throw new ConfigException(name + ":1: empty configuration; it needs " + needs);
         }
         return root;
     }
@@ -88,6 +101,34 @@ public final class ConfigYaml {
      * bytes that are not UTF-8 (a binary picked by mistake).
      */
     private String text() throws ConfigException {
+        final byte[] bytes = given != null ? checkedSize(given) : read();
+        for (int i = 0; i < bytes.length; i++) {
+            final int b = bytes[i] & 0xff;
+            if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f) {
+                throw new ConfigException(name + ":" + lineAt(bytes, i) + ": not a text configuration: "
+                    + (b == 0 ? "a NUL byte" : String.format("control character 0x%02x", b)));
+            }
+        }
+        final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+        final ByteBuffer in = ByteBuffer.wrap(bytes);
+        final CharBuffer out = CharBuffer.allocate(bytes.length);
+        final CoderResult result = utf8.decode(in, out, true);
+        if (result.isError()) {
+            throw new ConfigException(name + ":" + lineAt(bytes, in.position()) + ": not a text configuration: bytes that are not UTF-8");
+        }
+        final String text = out.flip().toString();
+        return text.startsWith("\uFEFF") ? text.substring(1) : text; // a byte-order mark some editors write
+    }
+
+    private byte[] checkedSize(final byte[] bytes) throws ConfigException {
+        if (bytes.length > MAX_BYTES) {
+            throw new ConfigException(name + ": " + bytes.length + " bytes; a configuration is at most " + MAX_BYTES + " bytes");
+        }
+        return bytes;
+    }
+
+    private byte[] read() throws ConfigException {
         final byte[] bytes;
         try {
             if (Files.isDirectory(file)) {
@@ -113,23 +154,7 @@ public final class ConfigYaml {
         } catch (final IOException e) {
             throw new ConfigException(file + ": cannot read: " + e.getMessage());
         }
-        for (int i = 0; i < bytes.length; i++) {
-            final int b = bytes[i] & 0xff;
-            if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' || b == 0x7f) {
-                throw new ConfigException(file + ":" + lineAt(bytes, i) + ": not a text configuration: "
-                    + (b == 0 ? "a NUL byte" : String.format("control character 0x%02x", b)));
-            }
-        }
-        final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT);
-        final ByteBuffer in = ByteBuffer.wrap(bytes);
-        final CharBuffer out = CharBuffer.allocate(bytes.length);
-        final CoderResult result = utf8.decode(in, out, true);
-        if (result.isError()) {
-            throw new ConfigException(file + ":" + lineAt(bytes, in.position()) + ": not a text configuration: bytes that are not UTF-8");
-        }
-        final String text = out.flip().toString();
-        return text.startsWith("\uFEFF") ? text.substring(1) : text; // a byte-order mark some editors write
+        return bytes;
     }
 
     private static int lineAt(final byte[] bytes, final int position) {
@@ -151,7 +176,7 @@ public final class ConfigYaml {
         for (final Event event : yaml.parse(new StringReader(text))) {
             if (event instanceof CollectionStartEvent) {
                 if (++depth > MAX_NESTING) {
-                    throw new ConfigException(file + ":" + (event.getStartMark().getLine() + 1) + ": not valid YAML: nesting deeper than "
+                    throw new ConfigException(name + ":" + (event.getStartMark().getLine() + 1) + ": not valid YAML: nesting deeper than "
                         + MAX_NESTING + " levels");
                 }
             } else if (event instanceof CollectionEndEvent) {
@@ -234,6 +259,6 @@ public final class ConfigYaml {
     }
 
     public ConfigException error(final Node node, final String reason) {
-        return new ConfigException(file + ":" + (node.getStartMark().getLine() + 1) + ": " + reason);
+        return new ConfigException(name + ":" + (node.getStartMark().getLine() + 1) + ": " + reason);
     }
 }

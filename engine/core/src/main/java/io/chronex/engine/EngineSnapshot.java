@@ -328,6 +328,14 @@ final class EngineSnapshot {
     }
 
     static MatchingEngine read(final byte[] snapshot) {
+        return read(snapshot, config -> config);
+    }
+
+    /**
+     * The state, with {@code edit} applied to the configuration it holds before the engine is built: a configuration change
+     * (symbols and accounts appended, specs and limits replaced in place, so the sections' order still lines up).
+     */
+    static MatchingEngine read(final byte[] snapshot, final java.util.function.UnaryOperator<EngineConfig> edit) {
         checkedStateHash(snapshot);
         final int bodyLength = snapshot.length - CHECKSUM_BYTES;
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot, 0, bodyLength))) {
@@ -381,7 +389,7 @@ final class EngineSnapshot {
                 }
             }
             final MatchingEngine engine = new MatchingEngine(
-                new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount, assets));
+                edit.apply(new EngineConfig(symbols, accounts, riskChecks, createAccounts, defaultAccount, assets)));
             restoreMoney(engine, accounts, totals, references, balances);
             for (int i = 0; i < symbolCount; i++) {
                 engine.bookOf(symbols.get(i).id()).halted = halted[i];

@@ -6,6 +6,7 @@ import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
+import io.chronex.api.ConfigChange;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
@@ -979,6 +980,15 @@ public final class MatchingEngine implements MoneyTotals {
 
     public static MatchingEngine restore(final byte[] snapshot) {
         return EngineSnapshot.read(snapshot);
+    }
+
+    /**
+     * This engine's whole state under a configuration change recorded in the journal (new symbols and accounts, bands,
+     * reference prices, limits, risk checks): a new engine, built through a snapshot of this one, so that nothing a change
+     * touches can be missed. Rare (an operator's restart), so its cost, a snapshot's, does not matter.
+     */
+    public MatchingEngine reconfigured(final ConfigChange change) {
+        return EngineSnapshot.read(EngineSnapshot.write(this), change::applyTo);
     }
 
     /** The state hash of the engine a snapshot holds (what {@link #stateHash()} gave when it was taken), its bytes checked. */

@@ -2,7 +2,7 @@ package io.chronex.marketdata.publisher;
 
 import io.chronex.marketdata.FeedConfig;
 import io.chronex.queues.DataDirectory;
-import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.JournalConfig;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
@@ -48,8 +48,9 @@ public final class PublisherMain {
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final FeedConfig config = FeedConfig.load(args.path("--config", Path.of("config/marketdata.yaml")));
         final Path engineConfig = args.path("--engine-config", config.engineConfig());
-        final var symbols = EngineConfigFile.load(engineConfig).symbols();
         final DataDirectory data = DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data")));
+        // The journal's configuration when it records one (the file must then be the same), else the file.
+        final var symbols = JournalConfig.ofDirectory(data).forTool(data, engineConfig).symbols();
         final RunFiles run;
         try {
             run = RunFiles.start(data.root().resolve("marketdata"), "marketdata");

@@ -50,7 +50,13 @@ public enum CommandType {
      * order, so it sees every command before it. {@code clientOrderId} and {@code quantity} are echoed for the
      * asker (the gateway numbers the reports of one inquiry with them).
      */
-    BALANCE;
+    BALANCE,
+    /**
+     * The exchange's configuration recorded in the journal (a configuration record, not a command excerpt): the one the
+     * data directory started under, or a change to it, in force from its journal index on (docs/operating.md). Only the
+     * engine process writes and answers it; the core never sees it.
+     */
+    CONFIGURATION;
 
     private static final CommandType[] VALUES = values();
 

@@ -56,7 +56,12 @@ public enum RejectReason {
     /** DEPOSIT, WITHDRAW: amount not positive; ADJUST: amount zero. */
     INVALID_AMOUNT,
     /** A bid's reserve price below its limit price, or on a budget order. */
-    INVALID_RESERVE_PRICE;
+    INVALID_RESERVE_PRICE,
+    /**
+     * CONFIGURATION: a record the engine does not take (a second initial one, a change before any, a change it cannot
+     * make under a running book, or text that does not read as a configuration). Written by the engine process.
+     */
+    INVALID_CONFIGURATION;
 
     private static final RejectReason[] VALUES = values();
 

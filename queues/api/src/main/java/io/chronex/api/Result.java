@@ -87,6 +87,18 @@ public final class Result {
     }
 
     /**
+     * The answer to a configuration record in the journal: taken (in force from its index on) or rejected as one the
+     * engine does not take; nothing else set. The engine process answers so and an audit re-execution expects exactly this.
+     */
+    public void answerConfiguration(final boolean taken) {
+        reset(CommandType.CONFIGURATION);
+        if (!taken) {
+            rejectReason = RejectReason.INVALID_CONFIGURATION;
+            orderStatus = OrderStatus.REJECTED;
+        }
+    }
+
+    /**
      * Starts a result for a producer that then sets every subject field itself, as the engine does
      * on every path: resets only the command type, reject reason, affected count and the lists,
      * which saves a dozen stores per command over {@link #reset}.

@@ -32,4 +32,21 @@ public enum RiskCheck {
     public static int all() {
         return (1 << values().length) - 1;
     }
+
+    /** The checks whose bits are set, as a configuration file says them: "all", "none" or a list of names. */
+    public static String names(final int bits) {
+        if (bits == all()) {
+            return "all";
+        }
+        if (bits == 0) {
+            return "none";
+        }
+        final java.util.StringJoiner out = new java.util.StringJoiner(", ", "[", "]");
+        for (final RiskCheck check : values()) {
+            if ((bits & check.bit()) != 0) {
+                out.add(check.name());
+            }
+        }
+        return out.toString();
+    }
 }

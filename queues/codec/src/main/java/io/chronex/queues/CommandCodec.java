@@ -254,7 +254,9 @@ public final class CommandCodec {
         c.timeInForce = TimeInForce.fromOrdinal(timeInForce);
         c.selfTradePrevention = SelfTradePrevention.fromOrdinal(stp);
         c.postOnly = (flags & POST_ONLY_FLAG) != 0;
-        if ((c.type == null && type != NONE) || (c.side == null && side != NONE) || (c.orderType == null && orderType != NONE)
+        // CONFIGURATION is a record of its own ('K', ConfigRecord), never a command excerpt's type.
+        if ((c.type == null && type != NONE) || c.type == CommandType.CONFIGURATION || (c.side == null && side != NONE)
+            || (c.orderType == null && orderType != NONE)
             || (c.timeInForce == null && timeInForce != NONE) || (c.selfTradePrevention == null && stp != NONE) || flags > POST_ONLY_FLAG) {
             return DecodeStatus.BAD_VALUE;
         }

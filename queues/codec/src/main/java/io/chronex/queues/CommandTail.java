@@ -6,13 +6,18 @@ import net.openhft.chronicle.queue.ExcerptTailer;
 /**
  * Reads the commands journal onward from a tailer, decoding each excerpt for a handler: the
  * journal's counterpart of {@link EventTail}. Excerpts that do not decode (the engine rejects them)
- * are still handed over, with their status, since they are journal entries the engine answers.
+ * are still handed over, with their status, since they are journal entries the engine answers; configuration
+ * records are told apart.
  */
 public final class CommandTail implements AutoCloseable {
     /** Told about each excerpt; {@code command} and {@code hops} are meaningful only when {@code status} is OK. */
     @FunctionalInterface
     public interface Handler {
         void onCommand(long journalIndex, DecodeStatus status, Command command, Hops hops);
+
+        /** An excerpt that is not a command but a configuration record ({@link ConfigRecord}), handed over in its place. */
+        default void onConfiguration(final long journalIndex) {
+        }
     }
 
     private final ExcerptWalk walk;
@@ -31,7 +36,11 @@ public final class CommandTail implements AutoCloseable {
             read++;
             hops.clear();
             final DecodeStatus status = CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops);
-            handler.onCommand(walk.index(), status, command, hops);
+            if (status != DecodeStatus.OK && ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+                handler.onConfiguration(walk.index());
+            } else {
+                handler.onCommand(walk.index(), status, command, hops);
+            }
         }
         return read;
     }

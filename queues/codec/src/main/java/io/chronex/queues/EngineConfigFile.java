@@ -32,12 +32,57 @@ public final class EngineConfigFile {
 
     private final ConfigYaml yaml;
 
-    private EngineConfigFile(final Path file) {
-        this.yaml = new ConfigYaml(file);
+    private EngineConfigFile(final ConfigYaml yaml) {
+        this.yaml = yaml;
     }
 
     public static EngineConfig load(final Path file) throws ConfigException {
-        return new EngineConfigFile(file).read();
+        return new EngineConfigFile(new ConfigYaml(file)).read();
+    }
+
+    /** A configuration that is not a file (the journal's records), by the same rules; errors name {@code name}. */
+    public static EngineConfig parse(final String name, final byte[] document) throws ConfigException {
+        return new EngineConfigFile(new ConfigYaml(name, document)).read();
+    }
+
+    /**
+     * The configuration as this format writes it, one canonical text per configuration (every field, in a fixed order),
+     * which {@link #parse} reads back equal: what the journal records and bin/audit config prints.
+     */
+    public static String text(final EngineConfig config) {
+        final StringBuilder out = new StringBuilder(256 + 200 * (config.symbols().size() + config.accounts().size()));
+        out.append("riskChecks: ").append(RiskCheck.names(config.riskChecks())).append('\n');
+        out.append("createAccountsOnFirstUse: ").append(config.createAccountsOnFirstUse()).append('\n');
+        out.append("defaultAccount: ").append(limits(config.defaultAccount(), false)).append('\n');
+        out.append("assets:").append(config.assets().isEmpty() ? " []\n" : "\n");
+        for (final AssetSpec asset : config.assets()) {
+            out.append("  - {id: ").append(asset.id()).append(", code: \"").append(asset.code()).append("\", decimals: ")
+                .append(asset.decimals()).append("}\n");
+        }
+        out.append("symbols:\n");
+        for (final SymbolSpec s : config.symbols()) {
+            out.append("  - {id: ").append(s.id()).append(", name: \"").append(s.name()).append("\", priceScale: ")
+                .append(s.priceScale())
+                .append(", tickSize: ").append(s.tickSize()).append(", lotSize: ").append(s.lotSize())
+                .append(", priceBandBasisPoints: ").append(s.priceBandBasisPoints())
+                .append(", referencePrice: ").append(s.referencePrice());
+            if (s.hasAssets()) {
+                out.append(", baseAsset: \"").append(config.asset(s.baseAsset()).code()).append("\", quoteAsset: \"")
+                    .append(config.asset(s.quoteAsset()).code()).append('"');
+            }
+            out.append(", baseScale: ").append(s.baseScale()).append(", quoteScale: ").append(s.quoteScale())
+                .append(", takerFee: ").append(s.takerFee()).append(", makerFee: ").append(s.makerFee()).append("}\n");
+        }
+        out.append("accounts:").append(config.accounts().isEmpty() ? " []\n" : "\n");
+        for (final AccountSpec account : config.accounts()) {
+            out.append("  - ").append(limits(account, true)).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String limits(final AccountSpec a, final boolean withId) {
+        return "{" + (withId ? "id: " + a.id() + ", " : "") + "maxOrderQuantity: " + a.maxOrderQuantity() + ", maxOrderNotional: "
+            + a.maxOrderNotional() + ", maxOpenOrders: " + a.maxOpenOrders() + ", selfTradePrevention: " + a.selfTradePrevention() + "}";
     }
 
     private EngineConfig read() throws ConfigException {

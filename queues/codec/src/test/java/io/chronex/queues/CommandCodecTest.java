@@ -33,6 +33,9 @@ class CommandCodecTest {
 
     static Command randomCommand(final SplittableRandom random, final Command c) {
         c.type = randomOrNull(random, CommandType.values());
+        if (c.type == CommandType.CONFIGURATION) {
+            c.type = CommandType.NEW_ORDER; // a record of its own, never a command excerpt's type (its own test below)
+        }
         c.side = randomOrNull(random, Side.values());
         c.orderType = randomOrNull(random, OrderType.values());
         c.timeInForce = randomOrNull(random, TimeInForce.values());
@@ -189,6 +192,10 @@ class CommandCodecTest {
         final byte[] badSide = whole.clone();
         badSide[3] = 9;
         assertEquals(DecodeStatus.BAD_VALUE, decode(badSide));
+        // CONFIGURATION is the answer to a record of its own ('K'): as a command's type it is as wrong as an unknown one.
+        final byte[] configuration = whole.clone();
+        configuration[2] = (byte) CommandType.CONFIGURATION.ordinal();
+        assertEquals(DecodeStatus.BAD_VALUE, decode(configuration));
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.JournalConfig;
+import io.chronex.runtime.ConfigYaml;
 import io.chronex.queues.OutputFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
@@ -28,21 +30,27 @@ public final class Audit {
         Answers questions from a data directory's journals, reading only (nothing is written there).
         Each subcommand ends its output with one machine-readable line: RESULT key=value ...
 
-          verify --data-dir DIR --config FILE [--from INDEX]
-              re-executes the whole journal through a fresh engine built from FILE and compares every
-              result with the recorded one (every field but the timestamps); stops at the first
-              difference, printing the command and both results. FILE must be the configuration DIR
-              was started with (the engine pins it in DIR/snapshots/config.hash).
+          config --data-dir DIR [--at TIME]
+              the configuration records the journal holds (the one DIR started under, each change after
+              it), then the configuration in force now, or at TIME, as YAML.
+              RESULT records=N taken=M in_force_index=0x.. in_force_recorded=TIME
+
+          verify --data-dir DIR [--config FILE] [--from INDEX]
+              re-executes the whole journal through a fresh engine built from the configuration its journal
+              records and compares every result with the recorded one (every field but the timestamps);
+              stops at the first difference, printing the command and both results. --config is only for
+              a directory whose journal records no configuration (written before it did); otherwise it must
+              equal the journal's.
               RESULT verified=N mismatches=M first_mismatch_index=0x.. unanswered=K checkpoints_equal=C
               exit 0: all equal; 1: a difference; 2: a usage error (a wrong FILE among them)
 
-          book SYMBOL --data-dir DIR --config FILE [--after N | --at TIME] [--depth K] [--orders]
+          book SYMBOL --data-dir DIR [--after N | --at TIME] [--depth K] [--orders]
               the symbol's book now, or after the journal's first N commands, or after the last command received
               at or before TIME (UTC, e.g. 2026-11-23T10:31:07.123Z), rebuilt by the engine from the newest
               snapshot before it plus replay: every level (or the best K per side) with quantity and orders.
               RESULT symbol= best_bid= best_ask= bid_levels= ask_levels= bid_orders= ask_orders=
 
-          balances ACCOUNT --data-dir DIR --config FILE [--after N | --at TIME]
+          balances ACCOUNT --data-dir DIR [--after N | --at TIME]
               the account's balance of every asset (available, and held by its open orders) now, after the
               journal's first N commands, or at TIME; one line per asset:
               RESULT account= asset= available= held=
@@ -73,8 +81,9 @@ public final class Audit {
         the gateways' receipt times, UTC, to the microsecond; TIME is UTC ISO-8601 (2026-11-24T10:31:07Z),
         --from inclusive, --to exclusive. order --clordid takes the ClOrdID the client sent and follows the
         order through replaces by its engine id; --session names the FIX session (SenderCompID) whose
-        account it is, looked up in --gateway-config (default config/gateway.yaml). --config (the engine
-        configuration) prints symbol names and prices in the symbol's units instead of ids and ticks.
+        account it is, looked up in --gateway-config (default config/gateway.yaml). Symbol names and prices
+        in the symbol's units come from the configuration the journal records (for a directory written
+        before it did, from --config; ids and ticks without it); a --config that differs is refused.
         Exit 0; 2 on a usage error.
         """;
     static final String DUMP_USAGE = """
@@ -86,10 +95,12 @@ public final class Audit {
           RESULT excerpts=N
         """;
     static final String VERIFY_USAGE = """
-        Usage: bin/audit verify --data-dir DIR --config FILE [--from INDEX] [--threads N] [--passes N]
+        Usage: bin/audit verify --data-dir DIR [--config FILE] [--from INDEX] [--threads N] [--passes N]
 
-        Re-executes DIR's journal through a fresh engine built from FILE (the configuration DIR was
-        started with: refused otherwise) and compares every result with the one recorded in DIR/events,
+        Re-executes DIR's journal through a fresh engine built from the configuration its journal records
+        (the configuration records themselves are answered as the engine answered them, a change taken where
+        it was journalled; for a directory whose journal records none, from FILE, by default
+        config/engine.yaml, which must be the one DIR was started with) and compares every result with the one recorded in DIR/events,
         byte for byte in the events' encoding with the recorded journal index and timestamps put back.
         Stops at the first difference and prints the command, the differing fields and both results.
         Commands journalled but not answered yet are counted (unanswered=), not verified.
@@ -110,14 +121,15 @@ public final class Audit {
         """;
 
     static final String BOOK_USAGE = """
-        Usage: bin/audit book SYMBOL --data-dir DIR --config FILE [--after N | --at TIME] [--depth K] [--orders]
+        Usage: bin/audit book SYMBOL --data-dir DIR [--config FILE] [--after N | --at TIME] [--depth K]
+                              [--orders]
 
-        The book of SYMBOL (a name or id from FILE) now (after the last command in the journal), or as it
+        The book of SYMBOL (a name or id of the configuration the journal records) now (after the last command in the journal), or as it
         was after the journal's first N commands, or
         after the last command received at or before TIME (UTC, ISO-8601: 2026-11-23T10:31:07.123456Z;
         receipt times are the gateways' wall-clock reads, microseconds or finer). Rebuilt by the engine
         itself: the newest snapshot taken at or before that command, then the journal replayed to it.
-        FILE must be the configuration DIR was started with. Prints every level, asks worst to best then
+        --config only for a directory whose journal records no configuration. Prints every level, asks worst to best then
         bids best to worst (or the best K of each side with --depth K); with --orders, under each level
         its resting orders in queue order (#1 trades first: position, engine order id, account, client
         order id, leaves, cumulative filled, time in force); then
@@ -126,10 +138,11 @@ public final class Audit {
         """;
 
     static final String BALANCES_USAGE = """
-        Usage: bin/audit balances ACCOUNT --data-dir DIR --config FILE [--after N | --at TIME]
+        Usage: bin/audit balances ACCOUNT --data-dir DIR [--config FILE] [--after N | --at TIME]
 
-        The account's money as the engine held it: for every asset of FILE (the configuration DIR was
-        started with) what the account could spend (available) and what its open orders held (held),
+        The account's money as the engine held it: for every asset of the configuration the journal
+        records (--config only for a directory whose journal records none) what the account could spend
+        (available) and what its open orders held (held),
         in the asset's decimals. Without --after or --at: after the last command in the journal; with
         --after N after the journal's first N commands; with --at TIME (UTC, ISO-8601) after the last
         command received at or before TIME. Rebuilt by the engine itself: the newest snapshot at or
@@ -137,6 +150,20 @@ public final class Audit {
           RESULT account=<id> asset=<code> available=<amount> held=<amount>
         Exit 0; 1 when the journal has no such point or the engine did not know the account there;
         2 on a usage error.
+        """;
+
+    static final String CONFIG_USAGE = """
+        Usage: bin/audit config --data-dir DIR [--at TIME]
+
+        The exchange configurations DIR's journal records, one line each: its journal index, when the engine
+        recorded it (UTC), whether it is the one the history starts under (initial) or a change, taken or
+        refused (and why), and for a change what it changed. Then the configuration in force now, or at TIME
+        (UTC, ISO-8601: the last record taken that was recorded at or before TIME; the initial one before
+        that), in the engine config's YAML, ready to be used as --config. Reference prices and account
+        limits set later by bin/admin are commands, not records: bin/audit dump and account show them.
+          RESULT records=N taken=M in_force_index=0x.. in_force_recorded=TIME
+        Exit 0; 1 when the journal records no configuration (an engine never started on DIR, or a
+        directory written before the journal recorded it); 2 on a usage error.
         """;
 
     private Audit() {
@@ -156,6 +183,7 @@ public final class Audit {
             case "balances" -> Tool.exitCode("audit balances", BALANCES_USAGE, () -> balances(rest, out));
             case "order", "account", "trades", "export" -> Tool.exitCode("audit " + sub, QUERY_USAGE, () -> query(sub, rest, out));
             case "dump" -> Tool.exitCode("audit dump", DUMP_USAGE, () -> dump(rest, out));
+            case "config" -> Tool.exitCode("audit config", CONFIG_USAGE, () -> config(rest, out));
             case "-h", "--help" -> {
                 out.print(USAGE);
                 yield 0;
@@ -168,14 +196,52 @@ public final class Audit {
         };
     }
 
+    private static int config(final String[] argv, final PrintStream out) {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--at"), Set.of(), 0);
+        final long at = args.string("--at", null) == null ? Long.MAX_VALUE : epochNanos(args.string("--at", null));
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final JournalConfig journal = JournalConfig.ofDirectory(data);
+        int taken = 0;
+        JournalConfig.Entry inForce = null;
+        for (final JournalConfig.Entry entry : journal.entries()) {
+            out.printf("0x%x  %s  %-7s  %s%n", entry.index(), entry.kind() == null ? "?" : Instant.ofEpochSecond(0, entry.epochNanos()),
+                entry.kind() == null ? "?" : entry.kind().name().toLowerCase(Locale.ROOT),
+                entry.accepted() ? "taken" : "REFUSED: " + entry.refusal());
+            if (entry.change() != null) {
+                entry.change().differences().forEach(line -> out.println("    " + line));
+            }
+            if (entry.accepted()) {
+                taken++;
+                if (inForce == null || entry.epochNanos() <= at) {
+                    inForce = entry;
+                }
+            }
+        }
+        if (inForce == null) {
+            out.println("the journal of " + data.root() + " records no configuration (no engine has started on it, or it was written"
+                + " before the journal recorded one)");
+            out.println("RESULT records=" + journal.entries().size() + " taken=0");
+            return 1;
+        }
+        final Instant recorded = Instant.ofEpochSecond(0, inForce.epochNanos());
+        out.printf("# in force %s: recorded at journal index 0x%x, %s%s%n", at == Long.MAX_VALUE ? "now" : "at "
+            + Instant.ofEpochSecond(0, at), inForce.index(), recorded, at < inForce.epochNanos() ? " (the initial one, in force from the"
+            + " journal's start)" : "");
+        out.print(EngineConfigFile.text(inForce.config()));
+        out.printf("RESULT records=%d taken=%d in_force_index=0x%x in_force_recorded=%s%n", journal.entries().size(), taken,
+            inForce.index(), recorded);
+        return 0;
+    }
+
     private static int book(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at", "--depth"), Set.of("--orders"), 1);
         final String name = args.operand(0, "SYMBOL");
-        final Path configFile = args.readableFile("--config", "config/engine.yaml");
-        final EngineConfig config = EngineConfigFile.load(configFile);
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final Configs configs = configs(args, data);
+        final EngineConfig config = configs.latest();
         final SymbolSpec symbol = config.symbols().stream()
             .filter(s -> s.name().equalsIgnoreCase(name) || Integer.toString(s.id()).equals(name)).findFirst()
-            .orElseThrow(() -> new Args.UsageException("unknown symbol '" + name + "'; " + configFile + " has "
+            .orElseThrow(() -> new Args.UsageException("unknown symbol '" + name + "'; " + configs.source() + " has "
                 + config.symbols().stream().map(s -> s.name() + " (" + s.id() + ")").collect(Collectors.joining(", "))));
         final boolean after = args.string("--after", null) != null;
         final boolean atTime = args.string("--at", null) != null;
@@ -184,10 +250,9 @@ public final class Audit {
         }
         final long at = atTime ? epochNanos(args.string("--at", null)) : -1;
         final int depth = args.intNumber("--depth", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
         // Neither: the book now, after the last command in the journal (as balances does).
-        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : journalLength(data);
-        Verify.checkPinned(data, config, configFile, out);
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : commandsNow(data, configs);
+        Verify.checkPinned(data, configs.initial(), configs.source(), out);
         final BookAt.Point point = count == 0 ? null : BookAt.find(data, count, at);
         if (point == null || (after && point.commands() < count)) {
             out.println(after ? "the journal has fewer than " + count + " commands" : atTime ? "no command was received at or before "
@@ -196,17 +261,24 @@ public final class Audit {
         }
         out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
             Instant.ofEpochSecond(0, point.receiptEpochNanos()));
-        BookAt.print(new BookAt(config).rebuild(data, point, out), symbol, depth, args.flag("--orders"), out);
+        final MatchingEngine engine = new BookAt(configs.initial(), configs.journal()).rebuild(data, point, out);
+        if (Arrays.stream(engine.symbolIds()).noneMatch(id -> id == symbol.id())) {
+            out.println("symbol " + symbol.name() + " was not known to the engine at that point (a configuration change added it"
+                + " later: bin/audit config)");
+            return 1;
+        }
+        BookAt.print(engine, symbol, depth, args.flag("--orders"), out);
         return 0;
     }
 
     private static int balances(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at"), Set.of(), 1);
         final long account = args.operandNumber(0, "ACCOUNT", 1, Long.MAX_VALUE);
-        final Path configFile = args.readableFile("--config", "config/engine.yaml");
-        final EngineConfig config = EngineConfigFile.load(configFile);
+        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final Configs configs = configs(args, data);
+        final EngineConfig config = configs.latest();
         if (config.assets().isEmpty()) {
-            throw new Args.UsageException(configFile + " has no assets: accounts there hold no money");
+            throw new Args.UsageException(configs.source() + " has no assets: accounts there hold no money");
         }
         final boolean after = args.string("--after", null) != null;
         final boolean atTime = args.string("--at", null) != null;
@@ -214,9 +286,8 @@ public final class Audit {
             throw new Args.UsageException("give at most one of --after N (commands) or --at TIME (UTC)");
         }
         final long at = atTime ? epochNanos(args.string("--at", null)) : -1;
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
-        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : journalLength(data);
-        Verify.checkPinned(data, config, configFile, out);
+        final long count = after ? args.number("--after", 0, 1, Long.MAX_VALUE) : atTime ? -1 : commandsNow(data, configs);
+        Verify.checkPinned(data, configs.initial(), configs.source(), out);
         final BookAt.Point point = BookAt.find(data, count, at);
         if (point == null || (after && point.commands() < count)) {
             out.println(after ? "the journal has fewer than " + count + " commands" : atTime ? "no command was received at or before "
@@ -225,7 +296,7 @@ public final class Audit {
         }
         out.printf("after command %,d of the journal (index 0x%x, received %s)%n", point.commands(), point.journalIndex(),
             Instant.ofEpochSecond(0, point.receiptEpochNanos()));
-        final MatchingEngine engine = new BookAt(config).rebuild(data, point, out);
+        final MatchingEngine engine = new BookAt(configs.initial(), configs.journal()).rebuild(data, point, out);
         if (Arrays.binarySearch(engine.accountIds(), account) < 0) {
             out.println("account " + account + " was not known to the engine at that point");
             return 1;
@@ -237,7 +308,32 @@ public final class Audit {
         return 0;
     }
 
-    /** How many excerpts the journal holds now: "now" is after the last of them. */
+    /**
+     * What a subcommand that rebuilds the engine works under: the configuration the history starts under and the one in force
+     * last, from the journal when it records them (--config, if given, must then match), else from --config (by default
+     * config/engine.yaml: a directory written before the journal recorded its configuration).
+     */
+    record Configs(JournalConfig journal, EngineConfig initial, EngineConfig latest, String source) {
+    }
+
+    static Configs configs(final Args args, final DataDirectory data) throws ConfigYaml.ConfigException {
+        final JournalConfig journal = JournalConfig.ofDirectory(data);
+        if (journal.recorded()) {
+            final EngineConfig latest = journal.forTool(data, args.string("--config", null) == null ? null
+                : args.readableFile("--config", "config/engine.yaml"));
+            return new Configs(journal, journal.first().config(), latest, "the journal");
+        }
+        final Path file = args.readableFile("--config", "config/engine.yaml");
+        final EngineConfig config = EngineConfigFile.load(file);
+        return new Configs(journal, config, config, file.toString());
+    }
+
+    /** How many commands the journal holds now (its excerpts but the configuration records): "now" is after the last of them. */
+    private static long commandsNow(final DataDirectory data, final Configs configs) {
+        return journalLength(data) - configs.journal().entries().size();
+    }
+
+    /** How many excerpts the journal holds now (commands and configuration records). */
     private static long journalLength(final DataDirectory data) {
         try (net.openhft.chronicle.queue.impl.single.SingleChronicleQueue commands = data.commands()) {
             return commands.entryCount();
@@ -250,8 +346,8 @@ public final class Audit {
         // Judged before anything is opened: a refused --out leaves every file as it was.
         final Path file = OutputFile.option(args, "--out");
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
-        final EngineConfig config = args.string("--config", null) == null ? null
-            : EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
+        final EngineConfig config = JournalConfig.ofDirectory(data).forTool(data, args.string("--config", null) == null ? null
+            : args.readableFile("--config", "config/engine.yaml"));
         final long from = args.string("--from", null) == null ? Long.MIN_VALUE : epochNanos("--from", args.string("--from", null));
         final long to = args.string("--to", null) == null ? Long.MAX_VALUE : epochNanos("--to", args.string("--to", null));
         final AuditQueries queries = new AuditQueries(config, out);
@@ -341,15 +437,14 @@ public final class Audit {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--from", "--threads", "--passes"),
             Set.of(), 0);
         final int threads = args.intNumber("--threads", Runtime.getRuntime().availableProcessors(), 1, 256);
-        final Path configFile = args.readableFile("--config", "config/engine.yaml");
-        final EngineConfig config = EngineConfigFile.load(configFile);
         final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
-        Verify.checkPinned(data, config, configFile, out);
+        final Configs configs = configs(args, data);
+        Verify.checkPinned(data, configs.initial(), configs.source(), out);
         final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));
         final int passes = args.intNumber("--passes", 1, 1, 1_000);
         Verify.Outcome outcome = null;
         for (int pass = 1; pass <= passes; pass++) {
-            outcome = new Verify(config, out, threads).run(data, from);
+            outcome = new Verify(configs.initial(), configs.journal(), out, threads).run(data, from);
             final double seconds = outcome.nanos() / 1e9;
             final long executed = outcome.verified() + outcome.mismatches() + outcome.replayed();
             out.printf(Locale.ROOT, "%sre-executed %,d commands (%,d compared) in %.3f s (%.2f M commands/s, reading both queues; %s);"

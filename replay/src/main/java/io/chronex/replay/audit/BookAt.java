@@ -5,7 +5,10 @@ import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.api.SymbolSpec;
+import io.chronex.api.ConfigChange;
 import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.ConfigRecord;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
@@ -35,12 +38,15 @@ public final class BookAt {
     }
 
     private final EngineConfig config;
+    private final JournalConfig journalConfig;
     private final Command command = new Command();
     private final Hops hops = new Hops();
     private final Result result = new Result();
 
-    BookAt(final EngineConfig config) {
+    /** Rebuilds from {@code config}, the configuration the history starts under, following the journal's records. */
+    BookAt(final EngineConfig config, final JournalConfig journalConfig) {
         this.config = config;
+        this.journalConfig = journalConfig;
     }
 
     /**
@@ -78,6 +84,9 @@ public final class BookAt {
                 while ((atEpochNanos >= 0 || n < count) && walk.next()) {
                     hops.clear();
                     final boolean decoded = CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops) == DecodeStatus.OK;
+                    if (!decoded && ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+                        continue; // a configuration record: not a command, and it has no receipt time
+                    }
                     // An excerpt that does not decode has no receipt time to trust: it counts, it does not end the search.
                     if (atEpochNanos >= 0 && decoded && hops.receiptEpochNanos > atEpochNanos) {
                         break; // receipt times rise with the journal: this one and every later one came after
@@ -124,7 +133,7 @@ public final class BookAt {
         final Path own = saver.dir();
         final SnapshotFiles.Restored<MatchingEngine> snapshot;
         final boolean fromOurs;
-        final MatchingEngine engine;
+        MatchingEngine engine;
         final long from;
         long replayed = 0;
         try (SingleChronicleQueue commands = data.commands()) {
@@ -137,6 +146,8 @@ public final class BookAt {
             fromOurs = snapshot != null && snapshot == ours;
             engine = snapshot == null ? new MatchingEngine(config) : snapshot.state();
             from = snapshot == null ? -1 : snapshot.journalIndex();
+            final JournalConfig.Entry taken = journalConfig.takenThrough(from);
+            final JournalConfig.Follower follower = new JournalConfig.Follower(taken == null ? null : taken.config());
             final ExcerptTailer tailer = commands.createTailer();
             if (from >= 0 && !tailer.moveToIndex(from + 1) && !tailer.moveToIndex(from)) {
                 throw new IllegalStateException("the journal has no command at the snapshot's index 0x" + Long.toHexString(from));
@@ -149,6 +160,9 @@ public final class BookAt {
                     hops.clear();
                     if (CommandCodec.readAt(walk.in(), walk.offset(), walk.length(), command, hops) == DecodeStatus.OK) {
                         engine.apply(command, result);
+                    } else if (ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+                        final ConfigChange change = follower.answer(walk.in(), walk.offset(), walk.length(), walk.index(), result);
+                        engine = change == null ? engine : engine.reconfigured(change);
                     }
                     replayed++;
                     if (replayed % keepEvery == 0) {

@@ -6,6 +6,7 @@ import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.ConfigRecord;
 import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
@@ -68,8 +69,14 @@ final class Dump {
                         }
                     } else {
                         final Hops hops = new Hops();
-                        final DecodeStatus status = CommandCodec.read(dc.wire().bytes(), command, hops, text);
-                        wire.write("decoded").text(status.name());
+                        final net.openhft.chronicle.bytes.Bytes<?> in = dc.wire().bytes();
+                        final long at = in.readPosition();
+                        final DecodeStatus status = CommandCodec.read(in, command, hops, text);
+                        if (status != DecodeStatus.OK && ConfigRecord.is(in, at, in.readLimit() - at)) {
+                            configuration(wire, in, at, in.readLimit() - at);
+                        } else {
+                            wire.write("decoded").text(status.name());
+                        }
                         if (status == DecodeStatus.OK) {
                             command(wire, command, text);
                             hops(wire, hops);
@@ -81,6 +88,20 @@ final class Dump {
             }
         }
         return n;
+    }
+
+    /** A configuration record: its kind, when it was recorded and the configuration's text (bin/audit config judges them). */
+    private static void configuration(final WireOut w, final net.openhft.chronicle.bytes.Bytes<?> in, final long at, final long length) {
+        try {
+            final ConfigRecord.Decoded record = ConfigRecord.read(in, at, length);
+            w.write("decoded").text("CONFIGURATION_RECORD");
+            w.write("kind").text(record.kind().name());
+            w.write("recorded").text(java.time.Instant.ofEpochSecond(0, record.epochNanos()).toString());
+            w.write("configuration").text(new String(record.text(), java.nio.charset.StandardCharsets.UTF_8));
+        } catch (final IllegalArgumentException e) {
+            w.write("decoded").text("BAD_CONFIGURATION_RECORD");
+            w.write("reason").text(e.getMessage());
+        }
     }
 
     private static void command(final WireOut w, final Command c, final CommandText text) {

@@ -120,6 +120,9 @@ final class OrderRecords implements AnsweredCommands.Visitor {
     @Override
     public void answered(final long journalIndex, final long eventsIndex, final Command command, final CommandText text,
                          final Hops hops, final Result result) {
+        if (result.commandType == CommandType.CONFIGURATION) {
+            return; // the answer to a configuration record: no order's, no account's (bin/audit config lists them)
+        }
         remember(command, text, result);
         begin(journalIndex, eventsIndex, hops, result);
         own(command, text, result);

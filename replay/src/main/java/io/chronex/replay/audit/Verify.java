@@ -3,6 +3,7 @@ package io.chronex.replay.audit;
 import io.chronex.api.EngineConfig;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.queues.TimeSeek;
 import io.chronex.runtime.Args;
@@ -48,6 +49,7 @@ final class Verify {
     }
 
     private final EngineConfig config;
+    private final JournalConfig journalConfig;
     private final PrintStream out;
     private final int threads;
     /** A part shorter than this many commands is not worth a restore ({@code -Dchronex.audit.verifyPart=N} for tests). */
@@ -58,7 +60,16 @@ final class Verify {
     }
 
     Verify(final EngineConfig config, final PrintStream out, final int threads) {
+        this(config, null, out, threads);
+    }
+
+    /**
+     * Re-executes from {@code config}, the configuration the history starts under; {@code journalConfig} is the journal's
+     * records (null: read from the data directory when run).
+     */
+    Verify(final EngineConfig config, final JournalConfig journalConfig, final PrintStream out, final int threads) {
         this.config = config;
+        this.journalConfig = journalConfig;
         this.out = out;
         this.threads = Math.max(1, threads);
     }
@@ -68,7 +79,7 @@ final class Verify {
      * (snapshots/config.hash, written by the engine's first start): verifying under another would
      * test a different engine. A directory without the file (never served by bin/engine) is said.
      */
-    static void checkPinned(final DataDirectory data, final EngineConfig config, final Path configFile, final PrintStream out) {
+    static void checkPinned(final DataDirectory data, final EngineConfig config, final String configFile, final PrintStream out) {
         final Path pin = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
         final String hash = Long.toHexString(MatchingEngine.configHash(config));
         if (!Files.exists(pin)) {
@@ -118,7 +129,8 @@ final class Verify {
             // Checkpoints inside parts: the engine's snapshots (a kept one says nothing the engine recorded; each costs a hash).
             final NavigableMap<Long, Path> engines = Checkpoints.snapshots(data.snapshots());
             parts.forEach(part -> part.checkAt(engines, expect));
-            final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept, expect);
+            final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept, expect,
+                journalConfig != null ? journalConfig : JournalConfig.read(commands));
             final int used = Math.min(threads, parts.size());
             if (used == 1) {
                 parts.get(0).run(shared);

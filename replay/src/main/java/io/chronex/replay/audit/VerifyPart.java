@@ -2,7 +2,10 @@ package io.chronex.replay.audit;
 
 import io.chronex.api.Command;
 import io.chronex.api.Result;
+import io.chronex.api.ConfigChange;
 import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.ConfigRecord;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventCodec;
@@ -64,10 +67,14 @@ final class VerifyPart {
         final long keepEvery = Math.max(1, Long.getLong("chronex.audit.verifyKeepEvery", 1_000_000));
         /** The first part that found a difference or failed; later parts are not started, and those running stop. */
         final AtomicInteger firstDifferentPart = new AtomicInteger(Integer.MAX_VALUE);
+        /** The journal's configuration records: which was taken where a part starts. */
+        final JournalConfig journalConfig;
 
         Shared(final SingleChronicleQueue commands, final SingleChronicleQueue events, final long from,
-               final NavigableMap<Long, Path> snapshots, final KeptSnapshots kept, final SnapshotFiles.Expect expect) {
+               final NavigableMap<Long, Path> snapshots, final KeptSnapshots kept, final SnapshotFiles.Expect expect,
+               final JournalConfig journalConfig) {
             this.expect = expect;
+            this.journalConfig = journalConfig;
             this.commands = commands;
             this.events = events;
             this.from = from;
@@ -82,6 +89,8 @@ final class VerifyPart {
     /** The first part's state: a fresh engine, or --from's snapshot (then {@code after} is its journal index). */
     private MatchingEngine engine;
     private long after = -1;
+    /** Answers the journal's configuration records as the engine did, from the one taken before the part's start. */
+    private JournalConfig.Follower configFollower;
     Checkpoints checkpoints;
     long verified;
     long replayed;
@@ -134,6 +143,8 @@ final class VerifyPart {
         try (ExcerptTailer commandTailer = shared.commands.createTailer(); ExcerptTailer eventTailer = shared.events.createTailer()) {
             final boolean started = start == null ? restoreFirst(shared.events, commandTailer, eventTailer)
                 : restore(shared.expect, commandTailer, eventTailer);
+            final JournalConfig.Entry taken = shared.journalConfig.takenThrough(after);
+            configFollower = new JournalConfig.Follower(taken == null ? null : taken.config());
             if (started) {
                 walk(shared, commandTailer, eventTailer);
             }
@@ -318,6 +329,12 @@ final class VerifyPart {
         hops.clear();
         if (CommandCodec.readAt(commandWalk.in(), commandWalk.offset(), commandWalk.length(), command, hops) == DecodeStatus.OK) {
             engine.apply(command, now);
+        } else if (ConfigRecord.is(commandWalk.in(), commandWalk.offset(), commandWalk.length())) {
+            final ConfigChange change = configFollower.answer(commandWalk.in(), commandWalk.offset(), commandWalk.length(),
+                commandWalk.index(), now);
+            if (change != null) {
+                engine = engine.reconfigured(change);
+            }
         } else {
             now.rejectMalformed();
         }

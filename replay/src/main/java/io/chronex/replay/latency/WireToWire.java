@@ -71,6 +71,9 @@ public final class WireToWire {
             final long[] counts = new long[2];
             final EventTail tail = new EventTail(events.createTailer());
             final EventTail.Handler handler = (index, header, result) -> {
+                if (result.commandType == CommandType.CONFIGURATION) {
+                    return; // the answer to a configuration record: not traffic, and its reading of a whole configuration is no hop
+                }
                 final Hops h = header.hops;
                 Arrays.fill(nanos, -1);
                 span(nanos, Hop.GATEWAY, h.gatewayReadNanos, h.gatewayAppendNanos);

@@ -58,14 +58,21 @@ final class EngineAgent implements Agent {
      * @throws Args.UsageException when the data directory's journal, snapshots or recorded
      *                             configuration do not fit (said as "engine: reason", exit 2)
      */
-    static EngineAgent open(final DataDirectory data, final EngineConfig config, final long snapshotEvery, final long checkpointEvery,
-                            final long storageReserve, final String idleName, final int cpu, final RunFiles log) {
+    static EngineAgent open(final DataDirectory data, final EngineConfig config, final boolean applyConfigChange, final long snapshotEvery,
+                            final long checkpointEvery, final long storageReserve, final String idleName, final int cpu,
+                            final RunFiles log) {
         final AffinityLock lock = cpu < 0 ? null : pin(cpu, log);
         boolean opened = false;
         try {
             final EngineService service = new EngineService(data, config, snapshotEvery, checkpointEvery,
                 message -> log.log("warning: %s", message), message -> log.log("%s", message), message -> log.log("error: %s", message));
             service.storageReserve(storageReserve);
+            try {
+                log.log("%s", service.recordConfiguration(config, applyConfigChange));
+            } catch (final EngineService.ConfigMismatch e) {
+                service.close();
+                throw new Args.UsageException(e.getMessage());
+            }
             opened = true;
             return new EngineAgent(service, log, data.root(), idleName, lock);
         } catch (final IllegalStateException e) {

@@ -15,8 +15,8 @@ import java.nio.file.Path;
 /** bin/engine: runs the engine service on a data directory until SIGTERM. */
 public final class EngineMain {
     static final String USAGE = """
-        Usage: bin/engine --data-dir DIR --config FILE [--idle backoff|yield|busy] [--cpu N] [--snapshot-every N]
-                          [--checkpoint-every N] [--storage-reserve SIZE]
+        Usage: bin/engine --data-dir DIR --config FILE [--apply-config-change] [--idle backoff|yield|busy] [--cpu N]
+                          [--snapshot-every N] [--checkpoint-every N] [--storage-reserve SIZE]
 
         Runs the matching engine: tails DIR/commands (the journal), matches, and appends one result per
         command to DIR/events. On start it finds the last command answered, restores the newest good
@@ -24,7 +24,11 @@ public final class EngineMain {
         every command exactly once.
 
           --data-dir DIR   the data directory (created if missing; default ./data)
-          --config FILE    symbols, accounts and risk checks (YAML; see config/engine.yaml and docs/operating.md)
+          --config FILE    symbols, accounts and risk checks (YAML; see config/engine.yaml and docs/operating.md).
+                           The journal records it at the first start; later starts must give the same one, or
+          --apply-config-change  to record the file's differences as a change in the journal, taken when the engine
+                           reaches it (new symbols and accounts, bands, reference prices, limits, risk checks;
+                           docs/operating.md). Without it a different file is refused with the differences listed
           --idle MODE      what the engine thread does when the journal is empty:
                              backoff  spin, then yield, then park up to 1 ms (default: leaves a small box usable)
                              yield    Thread.yield() in a loop: never sleeps, but gives the CPU to anything
@@ -62,8 +66,8 @@ public final class EngineMain {
 
     /** Parses, then recovers and runs the engine's loop on its thread until SIGTERM or Ctrl-C; returns the exit code. */
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, "--data-dir", "--config", "--idle", "--cpu", "--snapshot-every", "--checkpoint-every",
-            "--storage-reserve");
+        final Args args = Args.parse(argv, java.util.Set.of("--data-dir", "--config", "--idle", "--cpu", "--snapshot-every",
+            "--checkpoint-every", "--storage-reserve"), java.util.Set.of("--apply-config-change"), 0);
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final int cpu = args.intNumber("--cpu", -1, 0, Runtime.getRuntime().availableProcessors() - 1);
         final long snapshotEvery = args.number("--snapshot-every", 1_000_000, 0, Long.MAX_VALUE);
@@ -78,8 +82,9 @@ public final class EngineMain {
             throw new Args.UsageException(e.getMessage());
         }
         try {
-            return DutyCycle.run("engine", () -> EngineAgent.open(data, config, snapshotEvery, checkpointEvery, storageReserve, idleName,
-                    cpu, run),
+            final boolean applyChange = args.flag("--apply-config-change");
+            return DutyCycle.run("engine", () -> EngineAgent.open(data, config, applyChange, snapshotEvery, checkpointEvery,
+                    storageReserve, idleName, cpu, run),
                 IdleStrategies.byName(idleName), message -> run.log("%s", message));
         } finally {
             run.stop();

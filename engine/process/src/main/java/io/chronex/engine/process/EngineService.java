@@ -3,11 +3,15 @@ package io.chronex.engine.process;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
+import io.chronex.api.ConfigChange;
 import io.chronex.api.CommandType;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.RejectReason;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.ConfigRecord;
+import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.QueueGap;
@@ -54,7 +58,18 @@ public final class EngineService implements AutoCloseable {
      * checkpoints in the same places however often the engine was restarted.
      */
     private final long checkpointEvery;
-    private final MatchingEngine engine;
+    /** Replaced, never changed in place, by a configuration change the journal records (rare: an operator's restart). */
+    private MatchingEngine engine;
+    /** The journal's configuration records as they were at start. */
+    private final JournalConfig journalConfig;
+    /** The configuration records answered so far: which one is in force. */
+    private final JournalConfig.Follower configFollower;
+    /** DATA/snapshots/config-records, where the records are, so that the next start need not read the whole journal. */
+    private final Path configIndexFile;
+    /** Every record in the journal (the engine appends them all, and read those before it started): their indices. */
+    private volatile List<Long> knownRecords;
+    /** The journal index through which {@link #knownRecords} are all the records, as last written to the index file. */
+    private long configIndexThrough = -1;
     private final ExcerptTailer commandTailer;
     private final ExcerptAppender eventAppender;
     private final Command command = new Command();
@@ -172,14 +187,23 @@ public final class EngineService implements AutoCloseable {
                 + " instead (the same results, new timestamps; gateways that sent reports refuse to start until their"
                 + " directories are moved aside), move the snapshots aside and start again.");
         }
-        this.configHash = checkConfiguration(data, config, recoveredThrough >= 0, warn);
+        // The journal says which configuration it was written under once it records one; before that (a new directory, or
+        // one written before records existed) the file does, checked against the hash pinned at the first start.
+        this.configIndexFile = JournalConfig.indexFile(data);
+        this.journalConfig = JournalConfig.read(commands, configIndexFile);
+        this.knownRecords = journalConfig.entries().stream().map(JournalConfig.Entry::index).toList();
+        writeConfigIndex(journalConfig.through());
+        final JournalConfig.Entry first = journalConfig.first();
+        final EngineConfig initial = first == null ? config : first.config();
+        this.configHash = checkConfiguration(data, initial, recoveredThrough >= 0, warn);
         final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
             new SnapshotFiles.Expect(configHash, commands), warn);
+        final MatchingEngine startState;
         if (restored == null) {
-            this.engine = new MatchingEngine(config, 4096);
+            startState = new MatchingEngine(initial, 4096);
             this.restoredSnapshot = null;
         } else {
-            this.engine = restored.state();
+            startState = restored.state();
             this.restoredSnapshot = restored.file();
             if (!commandTailer.moveToIndex(restored.journalIndex())) {
                 throw new IllegalStateException("snapshot " + restored.file() + " was taken after journal index "
@@ -192,11 +216,15 @@ public final class EngineService implements AutoCloseable {
                 }
             }
         }
+        final JournalConfig.Entry taken = journalConfig.takenThrough(restored == null ? -1 : restored.journalIndex());
+        final JournalReplay replay = new JournalReplay(startState, new JournalConfig.Follower(taken == null ? null : taken.config()));
         long replayed = 0;
         final long replayStart = System.nanoTime();
         if (recoveredThrough >= 0 && (restored == null || restored.journalIndex() < recoveredThrough)) {
-            replayed = new JournalReplay(engine).replay(commandTailer, recoveredThrough, data.root());
+            replayed = replay.replay(commandTailer, recoveredThrough, data.root());
         }
+        this.engine = replay.engine();
+        this.configFollower = replay.follower();
         this.replayedCommands = replayed;
         this.replayNanos = System.nanoTime() - replayStart;
         this.lastAnswered = recoveredThrough;
@@ -250,7 +278,9 @@ public final class EngineService implements AutoCloseable {
                     throw new IllegalStateException("this configuration differs from the one " + data.root()
                         + " was started with (config hash " + Long.toHexString(hash) + ", recorded " + recorded
                         + "); replaying the journal under it would change history."
-                        + " Use the original configuration or a new data directory.");
+                        + " Use the original configuration or a new data directory. (A directory written before the journal recorded"
+                        + " its configuration: start once with the original file, which records it, then restart with the new one"
+                        + " and --apply-config-change.)");
                 }
             } else {
                 writeWhole(file, Long.toHexString(hash) + "\n");
@@ -293,6 +323,12 @@ public final class EngineService implements AutoCloseable {
         final long next;
         try (ExcerptTailer end = events.createTailer()) {
             next = end.toEnd().index();
+        } catch (final IllegalStateException e) {
+            // Chronicle's way to the end stops at an excerpt a writer killed mid-append left unfinished, when the queue's index
+            // already names it ("NOT_REACHED index"): the last answer is then the last excerpt that reads.
+            warn.accept("the events queue ends in an excerpt left unfinished by a stop mid-write (" + e.getMessage()
+                + "): reading the queue through to find the last result");
+            return lastAnsweredByReading(data);
         }
         if (next != 0 && events.rollCycle().toSequenceNumber(next) > 0) {
             // The last excerpt is the one before the end, in the same day's file: it must be there,
@@ -323,6 +359,21 @@ public final class EngineService implements AutoCloseable {
         }
     }
 
+    /** The journal index the last events excerpt that reads names, read from the start; -1 when none does. */
+    private long lastAnsweredByReading(final DataDirectory data) {
+        long last = -1;
+        try (ExcerptTailer tailer = events.createTailer()) {
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return last;
+                    }
+                    last = lastEvent(data, dc);
+                }
+            }
+        }
+    }
+
     private long lastEvent(final DataDirectory data, final DocumentContext dc) {
         final DecodeStatus status = EventCodec.read(dc.wire().bytes(), header, result);
         if (status != DecodeStatus.OK) {
@@ -346,7 +397,7 @@ public final class EngineService implements AutoCloseable {
      */
     private static final long SLOW_DOWN_NANOS = Long.getLong("chronex.engine.slowDownMicros", 0) * 1_000L;
 
-    private void decodeAndApply(final Bytes<?> in) {
+    private void decodeAndApply(final Bytes<?> in, final long index) {
         if (SLOW_DOWN_NANOS > 0) {
             final long until = System.nanoTime() + SLOW_DOWN_NANOS;
             while (System.nanoTime() < until) {
@@ -355,13 +406,122 @@ public final class EngineService implements AutoCloseable {
         }
         // A command that fails to decode early must not inherit the previous command's routing.
         header.hops.clear();
+        final long at = in.readPosition();
         final DecodeStatus status = CommandCodec.read(in, command, header.hops);
         if (status == DecodeStatus.OK) {
             engine.apply(command, result);
+        } else if (ConfigRecord.is(in, at, in.readLimit() - at)) {
+            answerConfiguration(in, at, index);
         } else {
             // Answered, so the journal position is not retried forever; nothing in the engine changes.
             result.rejectMalformed();
         }
+    }
+
+    /** A configuration record: taken (the engine then runs under it) or rejected, as recovery and the audit answer it. */
+    private void answerConfiguration(final Bytes<?> in, final long at, final long index) {
+        final ConfigChange change = configFollower.answer(in, at, in.readLimit() - at, index, result);
+        if (result.isRejected()) {
+            warn.accept("the configuration record at journal index " + Long.toHexString(index) + " is not taken (" + result.rejectReason
+                + "): bin/audit config says why");
+        }
+        if (change != null) {
+            engine = engine.reconfigured(change);
+            info.accept("configuration change taken at journal index " + Long.toHexString(index) + ": "
+                + String.join("; ", change.differences()));
+        }
+        in.readPosition(in.readLimit());
+    }
+
+    /**
+     * Makes the journal record the configuration {@code file} (bin/engine's --config): the first time, as the one its
+     * history is written under; after that it must equal the one recorded last, or, when {@code applyChange}, it is
+     * recorded as a change the engine takes when it reaches it. Returns what was done, for the log.
+     *
+     * @throws ConfigMismatch when the file differs and no change was asked for, or the change cannot be made
+     */
+    public String recordConfiguration(final EngineConfig file, final boolean applyChange) {
+        final EngineConfig recorded = journalConfig.latest();
+        try (ExcerptAppender appender = commands.createAppender()) {
+            if (recorded == null) {
+                final long index = ConfigRecord.append(appender, ConfigRecord.Kind.INITIAL, epochNanos(), recordable(file));
+                recorded(index);
+                return "configuration recorded in the journal at index " + Long.toHexString(index);
+            }
+            final ConfigChange change = ConfigChange.between(recorded, file);
+            if (change.isEmpty()) {
+                return "configuration as recorded in the journal (index " + Long.toHexString(journalConfig.last().index()) + ")";
+            }
+            final String differences = "\n  " + String.join("\n  ", change.differences());
+            if (!change.applicable()) {
+                throw new ConfigMismatch("the configuration differs from the one the journal records (index "
+                    + Long.toHexString(journalConfig.last().index()) + ") in ways the engine cannot change:\n  "
+                    + String.join("\n  ", change.refusals()) + "\nStart with the recorded one (bin/audit config --data-dir DIR"
+                    + " prints it), changed only in what a change may touch (docs/operating.md).");
+            }
+            if (!applyChange) {
+                throw new ConfigMismatch("the configuration differs from the one the journal records (index "
+                    + Long.toHexString(journalConfig.last().index()) + "):" + differences + "\nStart with the recorded one"
+                    + " (bin/audit config --data-dir DIR prints it), or restart with --apply-config-change to journal the change.");
+            }
+            final long index = ConfigRecord.append(appender, ConfigRecord.Kind.CHANGE, epochNanos(), recordable(file));
+            recorded(index);
+            return "configuration change journalled at index " + Long.toHexString(index) + ":" + differences;
+        }
+    }
+
+    /**
+     * Writes the index of the journal's records ({@link io.chronex.queues.ConfigRecordIndex}): at start, after a record is
+     * appended, and with each snapshot. A cache: one that cannot be written only means the next start reads the journal.
+     */
+    private synchronized void writeConfigIndex(final long through) {
+        configIndexThrough = Math.max(configIndexThrough, through);
+        try {
+            Files.createDirectories(configIndexFile.getParent());
+            new io.chronex.queues.ConfigRecordIndex(knownRecords, configIndexThrough).write(configIndexFile);
+        } catch (final IOException | UncheckedIOException e) {
+            warn.accept("cannot write " + configIndexFile + " (" + e.getMessage() + "): the next start reads the whole journal to"
+                + " find its configuration records");
+        }
+    }
+
+    /** A record appended by this engine: known, and the index file says so. */
+    private void recorded(final long index) {
+        final List<Long> known = new java.util.ArrayList<>(knownRecords);
+        known.add(index);
+        knownRecords = List.copyOf(known);
+        writeConfigIndex(configIndexThrough);
+    }
+
+    /**
+     * The configuration's text as a record holds it, checked to read back as this configuration (a record every reader
+     * would refuse must never be journalled: a configuration whose text is larger than a record may be, say).
+     */
+    private static String recordable(final EngineConfig file) {
+        final String text = EngineConfigFile.text(file);
+        try {
+            if (EngineConfigFile.parse("record", text.getBytes(java.nio.charset.StandardCharsets.UTF_8)).equals(file)) {
+                return text;
+            }
+        } catch (final io.chronex.runtime.ConfigYaml.ConfigException e) {
+            throw new ConfigMismatch("the configuration cannot be recorded in the journal: its text does not read back ("
+                + e.getMessage() + ")");
+        }
+        throw new ConfigMismatch("the configuration cannot be recorded in the journal: its text reads back as another one");
+    }
+
+    /** The configuration file and the journal disagree: the engine does not start (bin/engine exits 2). */
+    public static final class ConfigMismatch extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigMismatch(final String message) {
+            super(message);
+        }
+    }
+
+    private static long epochNanos() {
+        final java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** A command failed part way (the agent caught what poll threw): close publishes no totals from the half-changed state. */
@@ -415,7 +575,7 @@ public final class EngineService implements AutoCloseable {
             final long readNanos = System.nanoTime();
             lastPollNanos = readNanos;
             final long index = dc.index();
-            decodeAndApply(dc.wire().bytes());
+            decodeAndApply(dc.wire().bytes(), index);
             header.commandIndex = index;
             header.hops.engineReadNanos = readNanos;
             checkpoint();
@@ -426,9 +586,11 @@ public final class EngineService implements AutoCloseable {
                 EventCodec.write(out.wire().bytes(), header, result);
                 storage.wrote(out.wire().bytes().writePosition() - at + Integer.BYTES); // and the excerpt's header
             }
-            rejects[result.rejectReason.ordinal()]++;
             lastAnswered = index;
-            answered++;
+            if (result.commandType != CommandType.CONFIGURATION) { // a configuration record is said in the log on its own
+                rejects[result.rejectReason.ordinal()]++;
+                answered++;
+            }
         }
         final boolean periodic = snapshotEvery > 0 && --untilSnapshot == 0;
         if (periodic || (result.commandType == CommandType.SNAPSHOT && !result.isRejected())) {
@@ -479,6 +641,7 @@ public final class EngineService implements AutoCloseable {
         final long start = System.nanoTime();
         try {
             final Path file = write(snapshot.journalIndex(), MatchingEngine.sealSnapshot(snapshot.state()));
+            writeConfigIndex(snapshot.journalIndex());
             lastSnapshotWriteNanos = System.nanoTime() - start;
             snapshotsWritten++;
             info.accept(String.format(java.util.Locale.ROOT,
@@ -529,6 +692,7 @@ public final class EngineService implements AutoCloseable {
         }
         final long start = System.nanoTime();
         final Path file = write(lastAnswered, engine.snapshot());
+        writeConfigIndex(lastAnswered);
         lastSnapshotNanos = System.nanoTime() - start;
         lastSnapshotWriteNanos = lastSnapshotNanos;
         snapshotsWritten++;

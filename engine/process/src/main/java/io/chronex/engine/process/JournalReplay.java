@@ -3,7 +3,10 @@ package io.chronex.engine.process;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.api.Command;
 import io.chronex.api.Result;
+import io.chronex.api.ConfigChange;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.ConfigRecord;
+import io.chronex.queues.JournalConfig;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.ExcerptWalk;
 import io.chronex.queues.Hops;
@@ -27,7 +30,8 @@ import java.util.stream.Stream;
  * is answered as malformed.
  */
 final class JournalReplay {
-    private final MatchingEngine engine;
+    private MatchingEngine engine;
+    private final JournalConfig.Follower follower;
     private final Command command = new Command();
     private final Result result = new Result();
     private final Hops hops = new Hops();
@@ -36,13 +40,30 @@ final class JournalReplay {
     private long lastRead = -1;
     private long handovers;
 
+    /** Replays into {@code engine} a journal whose configuration records (if any) start with its first one. */
     JournalReplay(final MatchingEngine engine) {
+        this(engine, new JournalConfig.Follower(null));
+    }
+
+    /** Replays into {@code engine}; configuration records are answered by {@code follower} (which knows the one in force). */
+    JournalReplay(final MatchingEngine engine, final JournalConfig.Follower follower) {
         this.engine = engine;
+        this.follower = follower;
+    }
+
+    /** The engine after the replay: another one when a configuration change was replayed. */
+    MatchingEngine engine() {
+        return engine;
+    }
+
+    JournalConfig.Follower follower() {
+        return follower;
     }
 
     /**
      * Applies every command from the tailer's position up to and including journal index
-     * {@code through}, and leaves the tailer just after it; returns how many were applied. Throws,
+     * {@code through}, and leaves the tailer just after it; returns how many commands were applied (configuration records
+     * are answered, not counted). Throws,
      * naming {@code root}, when the journal ends before that index or skips it.
      */
     long replay(final ExcerptTailer tailer, final long through, final Path root) {
@@ -64,8 +85,7 @@ final class JournalReplay {
                 }
                 // One call per excerpt, so the per-command work is a method compiled on its own: with the whole walk
                 // inline in this loop, one cold replay threw away its on-stack compilation twice (-XX:+PrintCompilation).
-                apply(walk.in(), walk.offset(), walk.length());
-                count++;
+                count += apply(walk.in(), walk.offset(), walk.length(), index);
                 lastRead = index;
                 if (index == through) {
                     walk.syncTailer();
@@ -87,10 +107,18 @@ final class JournalReplay {
         return handovers;
     }
 
-    private void apply(final RandomDataInput in, final long at, final long length) {
+    /** Applies one excerpt; returns 1 for a command (malformed ones too), 0 for a configuration record (not counted). */
+    private int apply(final RandomDataInput in, final long at, final long length, final long index) {
         if (CommandCodec.readAt(in, at, length, command, hops) == DecodeStatus.OK) {
             engine.apply(command, result);
+        } else if (ConfigRecord.is(in, at, length)) {
+            final ConfigChange change = follower.answer(in, at, length, index, result);
+            if (change != null) {
+                engine = engine.reconfigured(change);
+            }
+            return 0;
         }
+        return 1;
     }
 
     /** The journal's files, for error messages: the newest named with its size. */

@@ -173,7 +173,8 @@ class SnapshotIntegrityTest {
     /** The snapshot directory's files other than config.hash. */
     private static List<String> snapshotFiles(final DataDirectory data) throws IOException {
         try (Stream<Path> files = Files.list(data.snapshots())) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> !n.equals(SnapshotFiles.CONFIG_HASH)).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                .filter(n -> !n.equals(SnapshotFiles.CONFIG_HASH) && !n.equals(io.chronex.queues.ConfigRecordIndex.FILE)).sorted().toList();
         }
     }
 
@@ -279,7 +280,7 @@ class SnapshotIntegrityTest {
             final io.chronex.runtime.RunFiles log = io.chronex.runtime.RunFiles.start(runDir, "engine");
             try {
                 // No storage reserve: the write itself must meet the full disk (a reserve would refuse it before).
-                final EngineAgent agent = EngineAgent.open(data, CONFIG, 0, 0, 0, "backoff", -1, log);
+                final EngineAgent agent = EngineAgent.open(data, CONFIG, false, 0, 0, 0, "backoff", -1, log);
                 for (long polls = 0; agent.doWork() > 0 || polls < 10; polls++) {
                     assertTrue(polls < 10_000_000, "the engine stopped answering");
                 }
