@@ -192,7 +192,12 @@ public final class EngineService implements AutoCloseable {
         this.configIndexFile = JournalConfig.indexFile(data);
         this.journalConfig = JournalConfig.read(commands, configIndexFile);
         this.knownRecords = journalConfig.entries().stream().map(JournalConfig.Entry::index).toList();
-        writeConfigIndex(journalConfig.through());
+        final io.chronex.queues.ConfigRecordIndex onDisk = io.chronex.queues.ConfigRecordIndex.read(configIndexFile);
+        if (onDisk == null || !onDisk.records().equals(knownRecords)) {
+            writeConfigIndex(journalConfig.through()); // else it still holds: no fsync on the way to serving
+        } else {
+            configIndexThrough = onDisk.through();
+        }
         final JournalConfig.Entry first = journalConfig.first();
         final EngineConfig initial = first == null ? config : first.config();
         this.configHash = checkConfiguration(data, initial, recoveredThrough >= 0, warn);
