@@ -71,7 +71,9 @@ public final class Monitor implements AutoCloseable {
                                 minute and since start
           --once                read what is there, print one block of everything read and exit 0 (scripts, CI);
                                 exit 1 when a stretch of either queue cannot be read although the queue goes on
-          --config FILE         the engine configuration (config/engine.yaml): symbol names and price scales
+          --config FILE         the engine configuration, for symbol names and price scales, only while DIR's journal
+                                records none (the engine's first start records it; a FILE that differs from the
+                                journal's is said on standard error and the journal's used)
           --alert-backlog-ms N  alert when the oldest unanswered command has waited longer (default 1000)
           --alert-p99-ms N      alert when any hop's p99 over the last interval is above N ms (default 50; 0: off;
                                 not with --once)

@@ -26,7 +26,9 @@ public final class PublisherMain {
 
           --config FILE         the feed's channels and settings (default config/marketdata.yaml)
           --data-dir DIR        the data directory whose events queue to publish (default ./data)
-          --engine-config FILE  the symbols (default: engineConfig in the feed's configuration)
+          --engine-config FILE  the symbols (default: engineConfig in the feed's configuration); once DIR's journal
+                                records the engine's configuration, the journal's symbols are used, and a FILE that
+                                differs from them is refused (exit 2)
           --idle MODE           backoff (default: the loop, which also runs its media driver, wakes about once per
                                 pauseMicros of the feed's configuration unless busy, to stay off a small box's CPUs),
                                 yield or busy
