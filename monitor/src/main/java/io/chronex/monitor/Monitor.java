@@ -440,7 +440,7 @@ public final class Monitor implements AutoCloseable {
 
     /** The symbols of the configuration the journal records last, after a record was read (a change may add some). */
     private void configurationRecorded() {
-        final EngineConfig latest = JournalConfig.read(commandsQueue).latest();
+        final EngineConfig latest = JournalConfig.read(commandsQueue, JournalConfig.indexFile(data)).latest();
         if (latest != null) {
             latest.symbols().forEach(s -> symbols.put(s.id(), s));
         }

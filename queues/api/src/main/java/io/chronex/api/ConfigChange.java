@@ -205,12 +205,7 @@ public final class ConfigChange {
     }
 
     private static int indexOfSymbol(final List<SymbolSpec> symbols, final int id) {
-        for (int i = 0; i < symbols.size(); i++) {
-            if (symbols.get(i).id() == id) {
-                return i;
-            }
-        }
-        return -1;
+        return indexOf(symbols, s -> s.id() == id);
     }
 
     private static AccountSpec account(final List<AccountSpec> accounts, final long id) {
@@ -219,8 +214,12 @@ public final class ConfigChange {
     }
 
     private static int indexOfAccount(final List<AccountSpec> accounts, final long id) {
-        for (int i = 0; i < accounts.size(); i++) {
-            if (accounts.get(i).id() == id) {
+        return indexOf(accounts, a -> a.id() == id);
+    }
+
+    private static <T> int indexOf(final List<T> list, final java.util.function.Predicate<T> which) {
+        for (int i = 0; i < list.size(); i++) {
+            if (which.test(list.get(i))) {
                 return i;
             }
         }

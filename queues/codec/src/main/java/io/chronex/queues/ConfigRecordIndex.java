@@ -1,12 +1,11 @@
 package io.chronex.queues;
 
+import io.chronex.runtime.WholeFile;
+
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32;
@@ -55,12 +54,7 @@ public record ConfigRecordIndex(List<Long> records, long through) {
         text.append("\nthrough ").append(Long.toHexString(through)).append('\n');
         final long check = check(text.toString());
         text.append("check ").append(Long.toHexString(check)).append('\n');
-        final Path partial = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(partial, text, StandardCharsets.US_ASCII);
-        try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-        Files.move(partial, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        WholeFile.write(file, text.toString());
     }
 
     private static long check(final String text) {

@@ -130,7 +130,7 @@ final class Verify {
             final NavigableMap<Long, Path> engines = Checkpoints.snapshots(data.snapshots());
             parts.forEach(part -> part.checkAt(engines, expect));
             final VerifyPart.Shared shared = new VerifyPart.Shared(commands, events, from, snapshots, kept, expect,
-                journalConfig != null ? journalConfig : JournalConfig.read(commands));
+                journalConfig != null ? journalConfig : JournalConfig.read(commands, JournalConfig.indexFile(data)));
             final int used = Math.min(threads, parts.size());
             if (used == 1) {
                 parts.get(0).run(shared);

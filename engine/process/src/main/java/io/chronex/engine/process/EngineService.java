@@ -18,6 +18,7 @@ import io.chronex.queues.QueueGap;
 import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.StorageGuard;
+import io.chronex.runtime.WholeFile;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.LedgerStatusFile;
@@ -276,7 +277,7 @@ public final class EngineService implements AutoCloseable {
                         + Long.toHexString(hash) + "). Use the original configuration or a new data directory.");
                 }
                 warn.accept(file + " was missing: written again from the snapshots' headers, which name this configuration");
-                writeWhole(file, Long.toHexString(hash) + "\n");
+                WholeFile.write(file, Long.toHexString(hash) + "\n");
             } else if (Files.exists(file)) {
                 final String recorded = Files.readString(file).trim();
                 if (!recorded.equals(Long.toHexString(hash))) {
@@ -288,7 +289,7 @@ public final class EngineService implements AutoCloseable {
                         + " and --apply-config-change.)");
                 }
             } else {
-                writeWhole(file, Long.toHexString(hash) + "\n");
+                WholeFile.write(file, Long.toHexString(hash) + "\n");
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot check " + file + ": " + e.getMessage(), e);
@@ -306,16 +307,6 @@ public final class EngineService implements AutoCloseable {
             }
         }
         return null;
-    }
-
-    /** Beside its place, forced, renamed: a crash leaves the old file or the new one, never half of one. */
-    private static void writeWhole(final Path file, final String text) throws IOException {
-        final Path partial = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(partial, text);
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(partial, java.nio.file.StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-        Files.move(partial, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
     /**
