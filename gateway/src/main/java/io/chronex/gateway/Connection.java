@@ -17,6 +17,8 @@ final class Connection {
     final ByteBuffer in;
     final UnsafeBuffer inBuffer;
     final ByteBuffer pending;
+    /** Null on a plain TCP port; on a TLS port the encryption between the socket and {@link #in} and {@link #pending}. */
+    final TlsChannel tls;
     SocketChannel channel;
     SelectionKey key;
     FixSession session;
@@ -36,10 +38,11 @@ final class Connection {
     /** False while the gateway reads no client input (the disk is nearly full): the kernel's buffers then push back on the client. */
     boolean reading = true;
 
-    Connection(final int inCapacity, final int pendingCapacity) {
+    Connection(final int inCapacity, final int pendingCapacity, final TlsChannel tls) {
         in = ByteBuffer.allocateDirect(inCapacity);
         inBuffer = new UnsafeBuffer(in);
         pending = ByteBuffer.allocateDirect(pendingCapacity);
+        this.tls = tls;
     }
 
     void attach(final SocketChannel channel, final SelectionKey key, final String remote, final long nowNanos) {
@@ -72,18 +75,23 @@ final class Connection {
         return true;
     }
 
+    /** Nothing waits to be written: no queued output and, on TLS, no encrypted bytes the socket has not taken. */
+    boolean outputDone() {
+        return pending.position() == 0 && (tls == null || !tls.hasOutput());
+    }
+
     /** Writes what is pending; true when all of it went (else the selector says when to go on). */
     boolean flush() throws IOException {
         dirty = false;
-        if (pending.position() == 0) {
+        if (outputDone()) {
             stalledSinceNanos = 0;
             interest();
             return true;
         }
         pending.flip();
-        final int written = channel.write(pending);
+        final int written = tls == null ? channel.write(pending) : tls.write(channel, pending);
         pending.compact();
-        if (pending.position() == 0) {
+        if (outputDone()) {
             stalledSinceNanos = 0;
             interest();
             return true;
@@ -98,7 +106,7 @@ final class Connection {
 
     void interest() {
         final int read = reading ? SelectionKey.OP_READ : 0;
-        final int ops = pending.position() == 0 && !backlog ? read : read | SelectionKey.OP_WRITE;
+        final int ops = outputDone() && !backlog ? read : read | SelectionKey.OP_WRITE;
         if (key.interestOps() != ops) {
             key.interestOps(ops);
         }

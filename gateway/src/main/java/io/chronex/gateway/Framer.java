@@ -16,6 +16,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 
 /**
  * The gateway's connections and framing: accepts TCP connections without blocking, reads them,
@@ -61,6 +63,9 @@ final class Framer implements AutoCloseable {
     private Handler handler;
     private OutboundFlow flow;
     private int work;
+    /** TLS buffer sizes (the records the JDK's engine makes), or 0 on a plain port. */
+    private final int tlsPacketBytes;
+    private final int tlsApplicationBytes;
 
     /** When the message being handled was read: System.nanoTime and wall-clock epoch nanoseconds. */
     long readNanos;
@@ -82,6 +87,9 @@ final class Framer implements AutoCloseable {
         this.log = log;
         checkMemory(config);
         this.pendingLogons = new PendingLogons<>(config.maxUnauthenticatedPerAddress());
+        final SSLEngine probe = config.tls() == null ? null : config.tls().serverEngine();
+        this.tlsPacketBytes = probe == null ? 0 : probe.getSession().getPacketBufferSize();
+        this.tlsApplicationBytes = probe == null ? 0 : probe.getSession().getApplicationBufferSize();
         this.selector = Selector.open();
         this.server = ServerSocketChannel.open();
     }
@@ -111,9 +119,9 @@ final class Framer implements AutoCloseable {
         readEpochNanos = wallClock.nanoTime();
         for (int i = connections.size() - 1; i >= 0; i--) {
             final Connection c = connections.get(i);
-            if (c.open && c.in.position() > 0) {
+            if (c.open && (c.in.position() > 0 || c.tls != null && c.tls.hasPlain())) {
                 try {
-                    frames(c);
+                    handOn(c);
                 } catch (final RuntimeException e) {
                     connectionError(c, e);
                 }
@@ -144,8 +152,14 @@ final class Framer implements AutoCloseable {
 
     /** Throws, saying what to change, when maxConnections connections' buffers do not fit in this JVM's direct memory. */
     static void checkMemory(final GatewayConfig config) {
-        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(config), PENDING_BYTES),
+        final long tls = config.tls() == null ? 0 : tlsBytes(config.tls().serverEngine());
+        DirectMemoryBudget.check(config.maxConnections(), DirectMemoryBudget.perConnection(inputBytes(config), PENDING_BYTES) + tls,
             DirectMemoryBudget.jvmLimit());
+    }
+
+    /** A TLS connection's own buffers: encrypted in, encrypted out, and decrypted text waiting for the input buffer. */
+    private static long tlsBytes(final SSLEngine engine) {
+        return 2L * engine.getSession().getPacketBufferSize() + engine.getSession().getApplicationBufferSize();
     }
 
     /**
@@ -196,7 +210,7 @@ final class Framer implements AutoCloseable {
             }
             try {
                 flow.drain(c);
-                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
+                if (c.closeAtNanos != 0 && c.outputDone() && !c.backlog) {
                     close(c, null);
                 }
             } catch (final IOException e) {
@@ -225,7 +239,7 @@ final class Framer implements AutoCloseable {
         try {
             if (key.isWritable()) {
                 flow.drain(c);
-                if (c.closeAtNanos != 0 && c.pending.position() == 0 && !c.backlog) {
+                if (c.closeAtNanos != 0 && c.outputDone() && !c.backlog) {
                     close(c, null);
                     return;
                 }
@@ -233,6 +247,8 @@ final class Framer implements AutoCloseable {
             if (c.open && c.reading && key.isReadable()) {
                 read(c);
             }
+        } catch (final SSLException e) {
+            drop(c, TlsChannel.reason(e));
         } catch (final IOException e) {
             drop(c, e.getMessage());
         } catch (final RuntimeException e) {
@@ -278,7 +294,8 @@ final class Framer implements AutoCloseable {
             Connection c = freeConnections.poll();
             if (c == null && connections.size() < config.maxConnections()) {
                 // Created on first need and pooled from then on, so connection churn allocates nothing.
-                c = new Connection(inputBytes(config), PENDING_BYTES);
+                c = new Connection(inputBytes(config), PENDING_BYTES, config.tls() == null ? null
+                    : new TlsChannel(tlsPacketBytes, tlsApplicationBytes));
             }
             if (c == null) {
                 log.log("refused a connection from " + channel.getRemoteAddress() + ": already " + config.maxConnections()
@@ -290,6 +307,9 @@ final class Framer implements AutoCloseable {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
+            if (c.tls != null) {
+                c.tls.attach(config.tls().serverEngine());
+            }
             c.host = LogonGuard.addressKey(address);
             connections.add(c);
             pendingLogons.add(c, address);
@@ -301,17 +321,33 @@ final class Framer implements AutoCloseable {
     }
 
     private void read(final Connection c) throws IOException {
-        final int n = c.channel.read(c.in);
+        final int n = c.tls == null ? c.channel.read(c.in) : c.tls.read(c.channel, c.in);
         if (n < 0) {
             drop(c, "the client closed the connection");
             return;
+        }
+        if (c.tls != null) {
+            // The handshake may have left bytes for the socket: ask to be told when it takes them.
+            c.interest();
         }
         if (n == 0) {
             return;
         }
         readNanos = System.nanoTime();
         readEpochNanos = wallClock.nanoTime();
+        handOn(c);
+    }
+
+    /** Hands on the messages in the connection's input and, on TLS, the decrypted text that waited for room in it. */
+    private void handOn(final Connection c) {
+        if (c.tls != null) {
+            c.tls.moveTo(c.in);
+        }
         frames(c);
+        while (c.tls != null && c.tls.hasPlain() && c.open && c.closeAtNanos == 0 && c.reading && handler.mayHandle()
+            && c.tls.moveTo(c.in) > 0) {
+            frames(c);
+        }
     }
 
     /** Hands on each whole message in the connection's buffer, keeping the rest (part of a message, or all after a pause). */
@@ -393,6 +429,9 @@ final class Framer implements AutoCloseable {
             log.log((s != null ? "session " + s.name : "connection " + c.remote) + " disconnected: " + why);
         }
         try {
+            if (c.tls != null) {
+                c.tls.close(c.channel);
+            }
             c.key.cancel();
             c.channel.close();
         } catch (final IOException ignored) {

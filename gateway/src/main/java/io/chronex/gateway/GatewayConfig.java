@@ -7,6 +7,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.ConfigYaml.ConfigException;
 import io.chronex.runtime.StorageGuard;
+import io.chronex.runtime.tls.TlsIdentity;
 import io.chronex.queues.EngineConfigFile;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -24,13 +25,14 @@ import java.util.stream.Collectors;
  * A gateway's configuration (config/gateway.yaml): where it listens, its CompID, limits, and the
  * FIX sessions it serves, each bound to one account. Symbols come from the engine's own file, so
  * the two can never disagree about names, price scales and ticks; so do the assets accounts hold
- * (empty when the engine's file has none), which a CollateralInquiry asks the balances of.
+ * (empty when the engine's file has none), which a CollateralInquiry asks the balances of. With a
+ * {@code tls} identity the FIX port speaks TLS only.
  */
 public record GatewayConfig(String compId, String bind, int port, Path engineConfigFile, List<Symbol> symbols,
                             int maxMessageLength, int maxConnections, int maxUnauthenticatedPerAddress, int logonTimeoutSeconds,
                             int throttlePerSecond, List<Session> sessions, int writeStallSeconds, long storageReserve,
                             int sendingTimeToleranceSeconds, boolean validateUnusedFields, int marketDataMaxBacklog,
-                            int marketDataMaxSubscriptions, List<AssetSpec> assets) {
+                            int marketDataMaxSubscriptions, List<AssetSpec> assets, TlsIdentity tls) {
     /** How far a client's SendingTime may be from the gateway's clock unless the file says otherwise (as QuickFIX/J's MaxLatency). */
     public static final int DEFAULT_SENDING_TIME_TOLERANCE_SECONDS = 120;
 
@@ -76,7 +78,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         final Map<String, Node> top = yaml.mapping(root, Set.of("compId", "bind", "port", "engineConfig", "maxMessageLength",
             "maxConnections", "maxUnauthenticatedPerAddress", "logonTimeoutSeconds", "throttlePerSecond", "sessions",
             "writeStallSeconds", "storageReserve", "sendingTimeToleranceSeconds", "validateUnusedFields", "marketDataMaxBacklog",
-            "marketDataMaxSubscriptions"));
+            "marketDataMaxSubscriptions", "tls"));
         final String compId = yaml.optionalString(top, "compId", "CHRONEX");
         checkCompId(yaml, top.getOrDefault("compId", root), compId);
         final String bind = yaml.optionalString(top, "bind", "127.0.0.1");
@@ -100,16 +102,7 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         } catch (final ConfigException e) {
             throw yaml.error(top.get("engineConfig"), "engineConfig is not usable: " + e.getMessage());
         }
-        final List<Symbol> symbols = new ArrayList<>();
-        for (final SymbolSpec s : engine.symbols()) {
-            final int decimals = s.priceDecimals();
-            if (decimals < 0) {
-                throw yaml.error(top.get("engineConfig"), "symbol " + s.name() + " has priceScale " + s.priceScale()
-                    + "; a FIX gateway needs a power of ten (1, 10, 100, ...) to turn decimal prices into ticks");
-            }
-            symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize(), engine.asset(s.baseAsset()),
-                engine.asset(s.quoteAsset())));
-        }
+        final List<Symbol> symbols = symbols(yaml, top.get("engineConfig"), engine);
         final int maxLength = (int) yaml.bounded(top, "maxMessageLength", 4096, 256, 1 << 20);
         final int maxConnections = (int) yaml.bounded(top, "maxConnections", 64, 1, 100_000);
         final int perAddress = (int) yaml.bounded(top, "maxUnauthenticatedPerAddress", 8, 1, 100_000);
@@ -126,6 +119,9 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         // Each subscription costs memory and work on every event of its symbol: a client looping V with new MDReqIDs is bounded.
         final int mdSubscriptions = (int) yaml.bounded(top, "marketDataMaxSubscriptions", DEFAULT_MARKET_DATA_MAX_SUBSCRIPTIONS, 1,
             100_000);
+        // Checked here, at its line, so a wrong password or an expired certificate stops the gateway before it creates anything.
+        final TlsIdentity tls = top.containsKey("tls") ? TlsIdentity.fromYaml(yaml, top.get("tls"), file.toAbsolutePath().getParent())
+            : null;
         if (!top.containsKey("sessions")) {
             throw yaml.error(root, "'sessions' is missing: list the FIX sessions (senderCompId, account) this gateway accepts");
         }
@@ -173,7 +169,21 @@ public record GatewayConfig(String compId, String bind, int port, Path engineCon
         }
         return new GatewayConfig(compId, bind, (int) port, engineFile, List.copyOf(symbols), maxLength, maxConnections,
             perAddress, logonTimeout, throttle, List.copyOf(sessions), writeStall, storageReserve, sendingTimeTolerance, validateUnused,
-            mdBacklog, mdSubscriptions, engine.assets());
+            mdBacklog, mdSubscriptions, engine.assets(), tls);
+    }
+
+    private static List<Symbol> symbols(final ConfigYaml yaml, final Node at, final EngineConfig engine) throws ConfigException {
+        final List<Symbol> symbols = new ArrayList<>();
+        for (final SymbolSpec s : engine.symbols()) {
+            final int decimals = s.priceDecimals();
+            if (decimals < 0) {
+                throw yaml.error(at, "symbol " + s.name() + " has priceScale " + s.priceScale()
+                    + "; a FIX gateway needs a power of ten (1, 10, 100, ...) to turn decimal prices into ticks");
+            }
+            symbols.add(new Symbol(s.id(), s.name(), decimals, s.tickSize(), s.lotSize(), engine.asset(s.baseAsset()),
+                engine.asset(s.quoteAsset())));
+        }
+        return symbols;
     }
 
     /** storageReserve: 256MiB (bin/gateway --storage-reserve wins over it). */

@@ -162,8 +162,9 @@ public final class GatewayMain {
             throw new Args.UsageException(e.getMessage());
         }
         return new GatewayAgent(gateway, id, run, String.format(Locale.ROOT, "gateway %d started: chronex %s, Java %s, data dir %s,"
-            + " listening on %s:%d as %s, %d sessions, idle %s, storage reserve %d MiB", id, Tool.version(),
-            System.getProperty("java.version"), data.root(), config.bind(), gateway.port(), config.compId(), config.sessionsOf(id).size(),
+            + " listening on %s:%d (%s) as %s, %d sessions, idle %s, storage reserve %d MiB", id, Tool.version(),
+            System.getProperty("java.version"), data.root(), config.bind(), gateway.port(),
+            config.tls() == null ? "plain TCP" : "TLS: " + config.tls().describe(), config.compId(), config.sessionsOf(id).size(),
             idleName, storageReserve >> 20));
     }
 

@@ -61,7 +61,7 @@ class FixSessionTest {
                 return JOURNAL_END;
             }
         });
-        connection = new Connection(256, 256);
+        connection = new Connection(256, 256, null);
         connection.remote = "test";
         connection.open = true;
     }
@@ -115,7 +115,7 @@ class FixSessionTest {
     @Test
     void aSecondLogonOfAConnectedSessionIsRefused() {
         assertTrue(logon("", 1, 30));
-        final Connection other = new Connection(256, 256);
+        final Connection other = new Connection(256, 256, null);
         decode("35=A\u000149=ALICE\u000156=CHRONEX\u000134=2\u0001" + TIME + "98=0\u0001108=30\u0001554=secret\u0001");
         assertFalse(session.onLogon(other, decoder, 0, NOW_MILLIS));
         assertEquals("refuse session ALICE is already logged on from another connection", last());

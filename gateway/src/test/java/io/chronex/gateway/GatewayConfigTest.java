@@ -110,6 +110,20 @@ class GatewayConfigTest {
             assertThrows(ConfigException.class, () -> GatewayConfig.load(file)).getMessage().replace(dir.toString(), "D"));
     }
 
+    /** A TLS identity that cannot serve is refused at its line when the file is read, before the gateway creates anything. */
+    @Test
+    void aTlsIdentityThatCannotServeIsRefusedAtItsLine() throws Exception {
+        assertEquals("D/gateway.yaml:5: tls: key store D/missing.p12 is not a readable file",
+            refusal("tls:\n  keyStore: missing.p12\n  keyStorePassword: x\n", "  - {senderCompId: ALICE, account: 1}\n"));
+        final io.chronex.testing.TestCertificates.Generated made = io.chronex.testing.TestCertificates.create(dir, 30);
+        final String wrongPassword = refusal("tls: {keyStore: " + made.keyStore().getFileName() + ", keyStorePassword: nope}\n",
+            "  - {senderCompId: ALICE, account: 1}\n");
+        assertTrue(wrongPassword.startsWith("D/gateway.yaml:4: tls: key store D/localhost.p12 cannot be read ("), wrongPassword);
+        assertEquals("CN=localhost", load("tls: {certificate: localhost.crt, privateKey: localhost.key}\n").tls().certificate()
+            .getSubjectX500Principal().getName());
+        assertEquals(null, load("").tls(), "plain TCP unless tls is given");
+    }
+
     private GatewayConfig load(final String lines) throws Exception {
         return load(lines, "  - {senderCompId: ALICE, account: 1}\n");
     }

@@ -27,7 +27,7 @@ class MarketDataLinkTest {
             final FixSession s = new FixSession(new GatewayConfig.Session("ALICE", null, 1, 7, false, 0, true), "CHRONEX", state, index);
             final MarketDataLink link = new MarketDataLink(List.of(s), null, null, null);
             assertEquals(0, link.backlog(0), "not connected");
-            s.connection = new Connection(64, 64);
+            s.connection = new Connection(64, 64, null);
             s.nextToWrite = 11;
             // A pass of events has built 300 messages for it so far, none stored yet: none of them is behind.
             s.nextOutbound = 311;

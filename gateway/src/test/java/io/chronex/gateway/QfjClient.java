@@ -35,6 +35,12 @@ final class QfjClient implements Application, AutoCloseable {
     volatile long sendingTimeSkewMillis;
 
     QfjClient(final String sender, final String password, final int port, final boolean resetOnLogon) throws Exception {
+        this(sender, password, port, resetOnLogon, java.util.Map.of());
+    }
+
+    /** With QuickFIX/J session settings of the test's own (SocketUseSSL and its trust store, say). */
+    QfjClient(final String sender, final String password, final int port, final boolean resetOnLogon,
+              final java.util.Map<String, String> extraSettings) throws Exception {
         this.password = password;
         sessionId = new SessionID("FIX.4.4", sender, "CHRONEX");
         final SessionSettings settings = new SessionSettings();
@@ -48,6 +54,7 @@ final class QfjClient implements Application, AutoCloseable {
         settings.setBool(sessionId, "UseDataDictionary", true);
         settings.setBool(sessionId, "ResetOnLogon", resetOnLogon);
         settings.setBool(sessionId, "ValidateUserDefinedFields", false);
+        extraSettings.forEach((key, value) -> settings.setString(sessionId, key, value));
         initiator = new SocketInitiator(this, new MemoryStoreFactory(), settings, new ScreenLogFactory(false, false, false, false),
             new DefaultMessageFactory());
         initiator.start();

@@ -1,0 +1,190 @@
+package io.chronex.gateway;
+
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLEngineResult;
+import javax.net.ssl.SSLEngineResult.HandshakeStatus;
+import javax.net.ssl.SSLException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+
+/**
+ * TLS between a connection's socket and its plain buffers, without blocking: what the socket gives is
+ * decrypted into the connection's input, what the gateway queues is encrypted on its way out. The
+ * buffers belong to the pooled {@link Connection} and are reused; each accepted connection gets a new
+ * {@link SSLEngine}. Handshake work (the key exchange) runs on the gateway's thread when the engine
+ * asks for it: about a millisecond per connect, which the sessions already logged on wait for.
+ */
+final class TlsChannel {
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
+
+    /** Bytes from the socket not yet decrypted (a record arrives in pieces). Write mode. */
+    private final ByteBuffer netIn;
+    /** Encrypted bytes not yet taken by the socket. Read mode: between position and limit. */
+    private final ByteBuffer netOut;
+    /** Decrypted bytes the connection's input had no room for yet. Read mode. */
+    private final ByteBuffer plain;
+    private SSLEngine engine;
+    private boolean closed;
+
+    TlsChannel(final int packetBytes, final int applicationBytes) {
+        netIn = ByteBuffer.allocateDirect(packetBytes);
+        netOut = ByteBuffer.allocateDirect(packetBytes);
+        plain = ByteBuffer.allocateDirect(applicationBytes);
+    }
+
+    /** Starts over for a newly accepted connection. */
+    void attach(final SSLEngine engine) {
+        this.engine = engine;
+        this.closed = false;
+        netIn.clear();
+        netOut.clear().flip();
+        plain.clear().flip();
+    }
+
+    /**
+     * Reads what the socket has, decrypts it and moves as much plain text as fits into {@code in} (write mode).
+     *
+     * @return the plain bytes added, or -1 once the peer has closed (the socket, or TLS with close_notify)
+     */
+    int read(final SocketChannel channel, final ByteBuffer in) throws IOException {
+        final int n = channel.read(netIn);
+        if (n < 0 && plain.remaining() == 0) {
+            return -1;
+        }
+        unwrap(channel);
+        final int moved = moveTo(in);
+        return moved == 0 && closed && plain.remaining() == 0 ? -1 : moved;
+    }
+
+    /** Plain text decrypted but not yet handed on (the input was full, or reading paused). */
+    boolean hasPlain() {
+        return plain.hasRemaining();
+    }
+
+    /** Moves decrypted text that waited into {@code in}; returns how many bytes. */
+    int moveTo(final ByteBuffer in) {
+        final int n = Math.min(in.remaining(), plain.remaining());
+        if (n > 0) {
+            final int limit = plain.limit();
+            plain.limit(plain.position() + n);
+            in.put(plain);
+            plain.limit(limit);
+        }
+        return n;
+    }
+
+    /**
+     * Encrypts from {@code src} (read mode) and writes to the socket until the socket takes no more.
+     *
+     * @return the plain bytes consumed from src (0 while the handshake is not done or the socket is full)
+     */
+    int write(final SocketChannel channel, final ByteBuffer src) throws IOException {
+        if (!flushNet(channel)) {
+            return 0;
+        }
+        handshake(channel);
+        int consumed = 0;
+        while (src.hasRemaining() && !closed && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
+            netOut.clear();
+            final SSLEngineResult r = engine.wrap(src, netOut);
+            netOut.flip();
+            consumed += r.bytesConsumed();
+            if (r.getStatus() != SSLEngineResult.Status.OK || !flushNet(channel)) {
+                break;
+            }
+        }
+        return consumed;
+    }
+
+    /** Encrypted output (a handshake message, a record) still waiting for the socket. */
+    boolean hasOutput() {
+        return netOut.hasRemaining();
+    }
+
+    /** Says goodbye the TLS way (close_notify) if the socket takes it now; the connection is closed after, whatever. */
+    void close(final SocketChannel channel) {
+        try {
+            engine.closeOutbound();
+            if (flushNet(channel)) {
+                netOut.clear();
+                engine.wrap(NOTHING, netOut);
+                netOut.flip();
+                flushNet(channel);
+            }
+        } catch (final IOException ignored) {
+            // the connection goes anyway
+        }
+        engine = null;
+    }
+
+    private void unwrap(final SocketChannel channel) throws IOException {
+        netIn.flip();
+        try {
+            while (true) {
+                plain.compact();
+                final SSLEngineResult r;
+                try {
+                    r = engine.unwrap(netIn, plain);
+                } finally {
+                    plain.flip();
+                }
+                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                    closed = true;
+                    break;
+                }
+                final boolean stepped = handshake(channel);
+                if (r.getStatus() != SSLEngineResult.Status.OK || (r.bytesConsumed() == 0 && r.bytesProduced() == 0 && !stepped)) {
+                    // BUFFER_UNDERFLOW: the rest of a record is still on its way; BUFFER_OVERFLOW: the plain text waits for the
+                    // connection's input to be handed on first.
+                    break;
+                }
+            }
+        } finally {
+            netIn.compact();
+        }
+    }
+
+    /** Does what the handshake asks of this side until it needs the peer; returns whether it did anything. */
+    private boolean handshake(final SocketChannel channel) throws IOException {
+        boolean did = false;
+        while (true) {
+            final HandshakeStatus status = engine.getHandshakeStatus();
+            if (status == HandshakeStatus.NEED_TASK) {
+                Runnable task;
+                while ((task = engine.getDelegatedTask()) != null) {
+                    task.run();
+                }
+                did = true;
+            } else if (status == HandshakeStatus.NEED_WRAP && !netOut.hasRemaining()) {
+                netOut.clear();
+                final SSLEngineResult r = engine.wrap(NOTHING, netOut);
+                netOut.flip();
+                did = true;
+                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
+                    closed = true;
+                }
+                if (!flushNet(channel) || closed) {
+                    return did;
+                }
+            } else {
+                return did;
+            }
+        }
+    }
+
+    /** Writes waiting encrypted bytes; true when none are left. */
+    private boolean flushNet(final SocketChannel channel) throws IOException {
+        while (netOut.hasRemaining()) {
+            if (channel.write(netOut) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A handshake that failed, said for the log (the peer spoke plain FIX to a TLS port, an old protocol, ...). */
+    static String reason(final SSLException e) {
+        return "TLS: " + e.getMessage();
+    }
+}
