@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.runtime.tls.TlsChannel;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;

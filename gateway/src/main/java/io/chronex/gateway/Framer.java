@@ -1,6 +1,7 @@
 package io.chronex.gateway;
 
 import io.chronex.gateway.fix.FixDecoder;
+import io.chronex.runtime.tls.TlsChannel;
 import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.OffsetEpochNanoClock;
 

@@ -20,6 +20,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.ConfigYaml;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
+import io.chronex.runtime.tls.TlsIdentity;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SleepingMillisIdleStrategy;
@@ -54,6 +55,7 @@ public final class Monitor implements AutoCloseable {
     static final String USAGE = """
         Usage: bin/monitor --data-dir DIR [--http HOST:PORT] [--interval 1s] [--once] [--config FILE] [--alert-backlog-ms 1000]
                            [--alert-p99-ms 50] [--hlog FILE] [--storage-reserve SIZE] [--cluster FILE]
+                           [--tls-cert PEM --tls-key PEM | --tls-keystore FILE --tls-password-file FILE]
 
         Reads DIR's commands and events queues read-only (it never appends, creates or locks anything
         there) and prints a status block: per-hop latency percentiles (last interval, last minute, since
@@ -65,6 +67,12 @@ public final class Monitor implements AutoCloseable {
           --http HOST:PORT      serve a live page instead of printing blocks: http://HOST:PORT/ (charts, books, alerts), plus
                                 /api/state (the same figures as JSON) and /metrics (Prometheus text); port 0 picks a free
                                 port; prints the address. 127.0.0.1 keeps it on this host; 0.0.0.0 serves every interface
+          --tls-cert PEM, --tls-key PEM
+                                serve the page over TLS (https://) with this certificate chain (PEM, the server's
+                                certificate first) and unencrypted PKCS#8 private key (BEGIN PRIVATE KEY)
+          --tls-keystore FILE, --tls-password-file FILE
+                                the same from a PKCS#12 or JKS key store holding one private key, its password the first
+                                line of FILE (a password on the command line would show in ps)
           --http-host NAMES     host names (comma-separated) the page may be reached by besides IP addresses and localhost;
                                 a request for any other Host gets 421 (a hostile page cannot read it by DNS rebinding)
           --interval T          print a block every T (500ms, 1s, 2s...; default 1s), over the last interval, the last
@@ -173,7 +181,8 @@ public final class Monitor implements AutoCloseable {
     /** Parses the command line and runs; returns the exit code (for tests: --once returns after one block). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--http", "--http-host", "--interval", "--config", "--alert-backlog-ms",
-                "--alert-p99-ms", "--hlog", "--storage-reserve", "--cluster"),
+                "--alert-p99-ms", "--hlog", "--storage-reserve", "--cluster", "--tls-cert", "--tls-key", "--tls-keystore",
+                "--tls-password-file"),
             Set.of("--once"), 0);
         final long intervalNanos = interval(args.string("--interval", "1s"));
         final long alertMs = args.number("--alert-backlog-ms", 1000, 0, 86_400_000);
@@ -191,6 +200,10 @@ public final class Monitor implements AutoCloseable {
         final ClusterView clusterView = args.string("--cluster", null) == null ? null
             : new ClusterView(ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml")));
         final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
+        final TlsIdentity tls = tls(args);
+        if (tls != null && http == null) {
+            throw new Args.UsageException("--tls-* serve the page over TLS: give --http HOST:PORT too");
+        }
         if (http != null && args.flag("--once")) {
             throw new Args.UsageException("--once prints one block and exits: it cannot serve a page (--http)");
         }
@@ -217,9 +230,9 @@ public final class Monitor implements AutoCloseable {
             }
             final String names = args.string("--http-host", "");
             try (WebServer web = serve(http, java.util.Arrays.stream(names.split(",")).map(String::trim).filter(n -> !n.isEmpty())
-                .collect(java.util.stream.Collectors.toSet()))) {
+                .collect(java.util.stream.Collectors.toSet()), tls)) {
                 monitor.web = web;
-                out.println("monitor: serving http://" + web.address().getHostString() + ":" + web.address().getPort()
+                out.println("monitor: serving " + web.scheme() + "://" + web.address().getHostString() + ":" + web.address().getPort()
                     + "/ (live page; /api/state JSON, /metrics Prometheus) for " + data.root());
                 out.flush();
                 monitor.loop(intervalNanos, out);
@@ -248,9 +261,38 @@ public final class Monitor implements AutoCloseable {
         return address;
     }
 
-    private static WebServer serve(final InetSocketAddress address, final Set<String> hostNames) {
+    /** The page's TLS identity from --tls-cert/--tls-key or --tls-keystore/--tls-password-file; null for plain http. */
+    static TlsIdentity tls(final Args args) {
+        final boolean pem = args.string("--tls-cert", null) != null || args.string("--tls-key", null) != null;
+        final boolean store = args.string("--tls-keystore", null) != null || args.string("--tls-password-file", null) != null;
+        if (!pem && !store) {
+            return null;
+        }
+        if (pem && store) {
+            throw new Args.UsageException("give --tls-cert and --tls-key, or --tls-keystore and --tls-password-file, not both");
+        }
         try {
-            return new WebServer(address, hostNames);
+            if (pem) {
+                return TlsIdentity.fromPem(args.readableFile("--tls-cert", "server.crt"), args.readableFile("--tls-key", "server.key"),
+                    java.util.List.of());
+            }
+            final Path passwordFile = args.readableFile("--tls-password-file", "keystore.password");
+            final String password;
+            try {
+                password = Files.readAllLines(passwordFile).stream().findFirst().orElse("");
+            } catch (final IOException e) {
+                throw new Args.UsageException("--tls-password-file " + passwordFile + ": " + e.getMessage());
+            }
+            return TlsIdentity.fromKeyStore(args.readableFile("--tls-keystore", "server.p12"), password.toCharArray(), null,
+                java.util.List.of());
+        } catch (final TlsIdentity.TlsException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+    }
+
+    private static WebServer serve(final InetSocketAddress address, final Set<String> hostNames, final TlsIdentity tls) {
+        try {
+            return new WebServer(address, hostNames, tls);
         } catch (final IOException e) {
             throw new Args.UsageException("--http " + address.getHostString() + ":" + address.getPort() + ": cannot listen there: "
                 + e.getMessage());

@@ -2,6 +2,10 @@ package io.chronex.monitor.web;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
+import io.chronex.runtime.tls.TlsIdentity;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -82,10 +86,15 @@ public final class WebServer implements AutoCloseable {
      * the names operators reach this host by.
      */
     public WebServer(final InetSocketAddress address, final Set<String> hostNames) throws IOException {
+        this(address, hostNames, null);
+    }
+
+    /** As above, over TLS (https) when {@code tls} is given: the same server, the JDK's HttpsServer. */
+    public WebServer(final InetSocketAddress address, final Set<String> hostNames, final TlsIdentity tls) throws IOException {
         // A name given with its port, or fully qualified, means the name.
         this.hostNames = hostNames.stream().map(n -> hostName(n.toLowerCase(Locale.ROOT)).replaceFirst("\\.$", ""))
             .collect(Collectors.toUnmodifiableSet());
-        server = HttpServer.create(address, 64);
+        server = tls == null ? HttpServer.create(address, 64) : https(address, tls);
         // Bounded whatever the number of connections: the JDK server reads a request's headers on the executor's thread, so
         // each client that sends half a request held a thread of a cached pool (4,000 such clients, 3,896 threads). Now at
         // most MAX_THREADS run, MAX_QUEUED wait, and the server closes the connections beyond (it catches the rejection);
@@ -99,6 +108,22 @@ public final class WebServer implements AutoCloseable {
         server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    private static HttpsServer https(final InetSocketAddress address, final TlsIdentity tls) throws IOException {
+        final HttpsServer https = HttpsServer.create(address, 64);
+        https.setHttpsConfigurator(new HttpsConfigurator(tls.context()) {
+            @Override
+            public void configure(final HttpsParameters parameters) {
+                parameters.setSSLParameters(tls.parameters());
+            }
+        });
+        return https;
+    }
+
+    /** "https" or "http", for the address the monitor prints. */
+    public String scheme() {
+        return server instanceof HttpsServer ? "https" : "http";
     }
 
     /** The bound address (the actual port when 0 was asked for). */

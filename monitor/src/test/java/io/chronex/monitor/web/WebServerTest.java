@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The server's contract: each path's content and type, the jar's files, refusals, and the live stream's documents in order. */
@@ -40,6 +41,36 @@ class WebServerTest {
 
     private URI uri(final String path) {
         return URI.create("http://127.0.0.1:" + server.address().getPort() + path);
+    }
+
+    /** With a TLS identity the same documents are served over https, checked against the certificate, and plain http is not. */
+    @Test
+    void servesOverTlsWhenGivenAnIdentity(@org.junit.jupiter.api.io.TempDir final java.nio.file.Path dir) throws Exception {
+        final io.chronex.testing.TestCertificates.Generated made = io.chronex.testing.TestCertificates.create(dir, 30);
+        server = new WebServer(new InetSocketAddress("127.0.0.1", 0), java.util.Set.of(),
+            io.chronex.runtime.tls.TlsIdentity.fromPem(made.certificatePem(), made.privateKeyPem(), List.of()));
+        assertEquals("https", server.scheme());
+        server.publish("{\"n\":1}", "chronex_commands_total 1\n");
+        final java.security.KeyStore trust = java.security.KeyStore.getInstance(made.trustStore().toFile(),
+            io.chronex.testing.TestCertificates.PASSWORD.toCharArray());
+        final javax.net.ssl.TrustManagerFactory trusting = javax.net.ssl.TrustManagerFactory.getInstance(
+            javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        trusting.init(trust);
+        final javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, trusting.getTrustManagers(), null);
+        final HttpClient https = HttpClient.newBuilder().sslContext(context).build();
+        // localhost: the name the certificate is for, checked by the client as a browser would.
+        final URI state = URI.create("https://localhost:" + server.address().getPort() + "/api/state");
+        final HttpResponse<String> answer = https.send(HttpRequest.newBuilder(state).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode());
+        assertEquals("{\"n\":1}", answer.body());
+        assertEquals("chronex_commands_total 1\n", https.send(HttpRequest.newBuilder(URI.create("https://localhost:"
+            + server.address().getPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body());
+        final HttpClient untrusting = HttpClient.newHttpClient();
+        assertThrows(javax.net.ssl.SSLHandshakeException.class,
+            () -> untrusting.send(HttpRequest.newBuilder(state).build(), HttpResponse.BodyHandlers.ofString()),
+            "a client that does not trust the certificate is refused");
+        assertThrows(java.io.IOException.class, () -> get("/api/state"), "no plain http on the https port");
     }
 
     @Test

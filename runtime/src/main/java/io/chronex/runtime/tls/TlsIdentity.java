@@ -8,6 +8,7 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -135,6 +136,34 @@ public final class TlsIdentity {
                 protocols);
         } catch (final TlsException e) {
             throw yaml.error(node, "tls: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A client's engine for {@code host:port} that trusts only the certificates in {@code trustedPem} (the server's own,
+     * or the authority that signed it) and checks that the server's certificate names {@code host}, as browsers do.
+     */
+    public static SSLEngine clientEngine(final Path trustedPem, final String host, final int port) throws TlsException {
+        final Certificate[] trusted = pemCertificates(trustedPem);
+        try {
+            final KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            for (int i = 0; i < trusted.length; i++) {
+                store.setCertificateEntry("trusted-" + i, trusted[i]);
+            }
+            final TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(store);
+            final SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            final SSLEngine engine = context.createSSLEngine(host, port);
+            engine.setUseClientMode(true);
+            final SSLParameters parameters = engine.getSSLParameters();
+            parameters.setEndpointIdentificationAlgorithm("HTTPS");
+            parameters.setProtocols(DEFAULT_PROTOCOLS.toArray(String[]::new));
+            engine.setSSLParameters(parameters);
+            return engine;
+        } catch (final IOException | GeneralSecurityException e) {
+            throw new TlsException(trustedPem + ": " + e.getMessage());
         }
     }
 

@@ -9,6 +9,8 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.RunFiles;
 import io.chronex.runtime.Tool;
+import io.chronex.runtime.tls.TlsChannel;
+import io.chronex.runtime.tls.TlsIdentity;
 import org.HdrHistogram.Histogram;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongArrayList;
@@ -32,6 +34,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLException;
 
 /**
  * bin/loadgen: a FIX 4.4 client that logs N sessions on and sends a realistic order flow (orders
@@ -44,7 +48,7 @@ public final class LoadGenMain {
     static final String USAGE = """
         Usage: bin/loadgen --port P [--host H] [--sessions N] [--rate R] (--duration S | --count C)
                            [--mode rate|pingpong] [--symbols SYM=MID,...] [--sender-prefix LOAD] [--target CHRONEX]
-                           [--password PW] [--warmup N] [--hgrm FILE] [--seed N] [--quiet] [--data-dir DIR]
+                           [--password PW] [--warmup N] [--hgrm FILE] [--seed N] [--quiet] [--data-dir DIR] [--tls-trust PEM]
 
         Logs N FIX 4.4 sessions on (SenderCompID PREFIX1..PREFIXN, ResetSeqNumFlag=Y) and sends orders:
         60% limit orders that rest a few ticks off the mid, 15% that cross it, 15% cancels and 10%
@@ -53,6 +57,8 @@ public final class LoadGenMain {
         OrderCancelReject.
 
           --port P           the gateway's port (required); --host (default 127.0.0.1)
+          --tls-trust PEM    connect over TLS (a gateway with tls in its file), trusting the certificates in PEM (the
+                             gateway's own, or the authority that signed it); the certificate must name --host
           --sessions N       sessions, round robin (default 1; the demo configuration has LOAD1..LOAD8)
           --mode MODE        rate: send at a constant total rate R, latency from each intended send time
                              pingpong: one request at a time, the next when the answer arrives (default rate)
@@ -106,7 +112,7 @@ public final class LoadGenMain {
     /** What the command line asks for; count is -1 when the run is timed by duration. */
     private record Settings(String host, int port, int sessions, boolean pingpong, double rate, double duration, long count,
                             String[] symbols, long[] mids, String prefix, String target, String password, int warmup, Path hgrm,
-                            long seed, boolean quiet, Path dataDir) {
+                            long seed, boolean quiet, Path dataDir, Path tlsTrust) {
     }
 
     /** One FIX connection and the orders it has resting. */
@@ -114,6 +120,8 @@ public final class LoadGenMain {
         final String sender;
         final byte[] senderBytes;
         SocketChannel channel;
+        /** Null over plain TCP. */
+        TlsChannel tls;
         final ByteBuffer in = ByteBuffer.allocateDirect(1 << 20);
         final UnsafeBuffer inBuffer = new UnsafeBuffer(in);
         final ByteBuffer out = ByteBuffer.allocateDirect(8 << 20);
@@ -170,7 +178,8 @@ public final class LoadGenMain {
 
     private static Settings parse(final String[] argv) {
         final Args args = Args.parse(argv, Set.of("--host", "--port", "--sessions", "--rate", "--duration", "--count", "--mode",
-            "--symbols", "--sender-prefix", "--target", "--password", "--warmup", "--hgrm", "--seed", "--data-dir"), Set.of("--quiet"), 0);
+            "--symbols", "--sender-prefix", "--target", "--password", "--warmup", "--hgrm", "--seed", "--data-dir",
+            "--tls-trust"), Set.of("--quiet"), 0);
         args.required("--port", null); // no default: a load generator aimed at a guessed port measures nothing
         final int port = args.intNumber("--port", -1, 1, 65535);
         final int sessions = args.intNumber("--sessions", 1, 1, 1000);
@@ -196,7 +205,8 @@ public final class LoadGenMain {
         return new Settings(args.string("--host", "127.0.0.1"), port, sessions, pingpong, rate, duration, count, names, mids,
             args.string("--sender-prefix", "LOAD"), args.string("--target", "CHRONEX"), args.string("--password", null),
             args.intNumber("--warmup", 1000, 0, 100_000_000), OutputFile.option(args, "--hgrm"),
-            args.number("--seed", 42, 0, Long.MAX_VALUE), args.flag("--quiet"), args.path("--data-dir", null));
+            args.number("--seed", 42, 0, Long.MAX_VALUE), args.flag("--quiet"), args.path("--data-dir", null),
+            args.string("--tls-trust", null) == null ? null : args.readableFile("--tls-trust", "gateway.crt"));
     }
 
     /** Runs the load; with --data-dir, also writes DIR/loadgen.pid while running and the results to DIR/loadgen.log. */
@@ -257,7 +267,7 @@ public final class LoadGenMain {
         final int slots = (int) Math.min(Integer.MAX_VALUE - 8, (settings.pingpong() && settings.count() < 0 ? 50_000_000 : capacity) + 2);
         sentAt = new long[slots];
         answered = new boolean[slots];
-        logOn(settings.host(), settings.port());
+        logOn(settings.host(), settings.port(), settings.tlsTrust());
         final long start = System.nanoTime();
         sendLoad(settings, start);
         final long sendingEnded = System.nanoTime();
@@ -265,7 +275,7 @@ public final class LoadGenMain {
         report(settings.pingpong(), settings.rate(), start, sendingEnded, settings.hgrm());
     }
 
-    private void logOn(final String host, final int port) throws IOException {
+    private void logOn(final String host, final int port, final Path tlsTrust) throws IOException {
         for (final Client c : clients) {
             c.channel = SocketChannel.open();
             try {
@@ -275,6 +285,15 @@ public final class LoadGenMain {
             }
             c.channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             c.channel.configureBlocking(false);
+            if (tlsTrust != null) {
+                try {
+                    final SSLEngine engine = TlsIdentity.clientEngine(tlsTrust, host, port);
+                    c.tls = TlsChannel.sizedFor(engine);
+                    c.tls.attach(engine);
+                } catch (final TlsIdentity.TlsException e) {
+                    throw new Args.UsageException("--tls-trust: " + e.getMessage());
+                }
+            }
             final FixEncoder e = header(c, FixMsgTypes.LOGON);
             e.addLong(FixTags.ENCRYPT_METHOD, 0);
             e.addLong(FixTags.HEART_BT_INT, 30);
@@ -524,9 +543,13 @@ public final class LoadGenMain {
     }
 
     private void flush(final Client c) throws IOException {
-        if (c.out.position() > 0) {
+        if (c.out.position() > 0 || c.tls != null && c.tls.hasOutput()) {
             c.out.flip();
-            c.channel.write(c.out);
+            if (c.tls == null) {
+                c.channel.write(c.out);
+            } else {
+                c.tls.write(c.channel, c.out);
+            }
             c.out.compact();
         }
     }
@@ -538,7 +561,12 @@ public final class LoadGenMain {
         for (int i = 0; i < clients.size(); i++) {
             final Client c = clients.get(i);
             flush(c);
-            final int n = c.channel.read(c.in);
+            final int n;
+            try {
+                n = c.tls == null ? c.channel.read(c.in) : c.tls.read(c.channel, c.in);
+            } catch (final SSLException e) {
+                throw new Tool.Failure("session " + c.sender + ": " + TlsChannel.reason(e));
+            }
             if (n < 0) {
                 if (c.logoutSent) {
                     c.loggedOut = true;

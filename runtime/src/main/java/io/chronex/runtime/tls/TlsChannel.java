@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.runtime.tls;
 
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
@@ -9,13 +9,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 
 /**
- * TLS between a connection's socket and its plain buffers, without blocking: what the socket gives is
- * decrypted into the connection's input, what the gateway queues is encrypted on its way out. The
- * buffers belong to the pooled {@link Connection} and are reused; each accepted connection gets a new
- * {@link SSLEngine}. Handshake work (the key exchange) runs on the gateway's thread when the engine
- * asks for it: about a millisecond per connect, which the sessions already logged on wait for.
+ * TLS between a non-blocking socket and plain buffers: what the socket gives is decrypted into the
+ * caller's input buffer, what the caller queues is encrypted on its way out. The buffers are made once
+ * and reused (a gateway pools its connections); each new connection gets a new {@link SSLEngine} by
+ * {@link #attach}. Handshake work (the key exchange) runs on the caller's thread when the engine asks
+ * for it: about a millisecond per connect, which everything else on that thread waits for.
  */
-final class TlsChannel {
+public final class TlsChannel {
     private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
     /** Bytes from the socket not yet decrypted (a record arrives in pieces). Write mode. */
@@ -27,19 +27,36 @@ final class TlsChannel {
     private SSLEngine engine;
     private boolean closed;
 
-    TlsChannel(final int packetBytes, final int applicationBytes) {
+    /** Buffers for records of up to these sizes (an engine's session packet and application buffer sizes). */
+    public TlsChannel(final int packetBytes, final int applicationBytes) {
         netIn = ByteBuffer.allocateDirect(packetBytes);
         netOut = ByteBuffer.allocateDirect(packetBytes);
         plain = ByteBuffer.allocateDirect(applicationBytes);
     }
 
-    /** Starts over for a newly accepted connection. */
-    void attach(final SSLEngine engine) {
+    /** Buffers sized for this engine's records. */
+    public static TlsChannel sizedFor(final SSLEngine engine) {
+        return new TlsChannel(engine.getSession().getPacketBufferSize(), engine.getSession().getApplicationBufferSize());
+    }
+
+    /**
+     * Starts over for a new connection. A client's engine starts its handshake here; its first message goes out with
+     * the first {@link #write} (which may be of nothing).
+     */
+    public void attach(final SSLEngine engine) throws SSLException {
         this.engine = engine;
         this.closed = false;
         netIn.clear();
         netOut.clear().flip();
         plain.clear().flip();
+        if (engine.getUseClientMode()) {
+            engine.beginHandshake();
+        }
+    }
+
+    /** Whether the handshake is over and application data flows. */
+    public boolean established() {
+        return engine != null && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING;
     }
 
     /**
@@ -47,7 +64,7 @@ final class TlsChannel {
      *
      * @return the plain bytes added, or -1 once the peer has closed (the socket, or TLS with close_notify)
      */
-    int read(final SocketChannel channel, final ByteBuffer in) throws IOException {
+    public int read(final SocketChannel channel, final ByteBuffer in) throws IOException {
         final int n = channel.read(netIn);
         if (n < 0 && plain.remaining() == 0) {
             return -1;
@@ -58,12 +75,12 @@ final class TlsChannel {
     }
 
     /** Plain text decrypted but not yet handed on (the input was full, or reading paused). */
-    boolean hasPlain() {
+    public boolean hasPlain() {
         return plain.hasRemaining();
     }
 
     /** Moves decrypted text that waited into {@code in}; returns how many bytes. */
-    int moveTo(final ByteBuffer in) {
+    public int moveTo(final ByteBuffer in) {
         final int n = Math.min(in.remaining(), plain.remaining());
         if (n > 0) {
             final int limit = plain.limit();
@@ -79,7 +96,7 @@ final class TlsChannel {
      *
      * @return the plain bytes consumed from src (0 while the handshake is not done or the socket is full)
      */
-    int write(final SocketChannel channel, final ByteBuffer src) throws IOException {
+    public int write(final SocketChannel channel, final ByteBuffer src) throws IOException {
         if (!flushNet(channel)) {
             return 0;
         }
@@ -98,12 +115,12 @@ final class TlsChannel {
     }
 
     /** Encrypted output (a handshake message, a record) still waiting for the socket. */
-    boolean hasOutput() {
+    public boolean hasOutput() {
         return netOut.hasRemaining();
     }
 
     /** Says goodbye the TLS way (close_notify) if the socket takes it now; the connection is closed after, whatever. */
-    void close(final SocketChannel channel) {
+    public void close(final SocketChannel channel) {
         try {
             engine.closeOutbound();
             if (flushNet(channel)) {
@@ -184,7 +201,7 @@ final class TlsChannel {
     }
 
     /** A handshake that failed, said for the log (the peer spoke plain FIX to a TLS port, an old protocol, ...). */
-    static String reason(final SSLException e) {
+    public static String reason(final SSLException e) {
         return "TLS: " + e.getMessage();
     }
 }
