@@ -26,8 +26,12 @@ public final class CycleArchive {
     private static final String PARTIAL = ".partial";
     private static final int BUFFER = 1 << 16;
 
+    /** The steps of a move, in order: where a test stops one dead, as a kill -9 would. */
+    public enum Step { COPIED, STORED, IN_MANIFEST, LISTED, DELETED }
+
     private final Path root;
     private final Path archive;
+    private final java.util.function.Consumer<Step> after;
     private ArchivedCycles inData;
     private ArchivedCycles inArchive;
 
@@ -36,8 +40,14 @@ public final class CycleArchive {
      * already serves another data directory, or the data directory already archives elsewhere
      */
     public CycleArchive(final Path root, final Path archive) {
+        this(root, archive, step -> { });
+    }
+
+    /** As above, {@code after} told of each step of a move as it is done (tests stop there). */
+    public CycleArchive(final Path root, final Path archive, final java.util.function.Consumer<Step> after) {
         this.root = root;
         this.archive = archive;
+        this.after = after;
         this.inData = ArchivedCycles.ofDataDirectory(root);
         this.inArchive = ArchivedCycles.ofArchive(archive);
         if (inData.other() != null && !inData.isEmpty() && !inData.other().equals(archive)) {
@@ -100,17 +110,22 @@ public final class CycleArchive {
         force(partial);
         final ArchivedCycles.Cycle cycle = new ArchivedCycles.Cycle(queue, file, storedName, bytes,
             HexFormat.of().formatHex(digest.digest()));
+        after.accept(Step.COPIED);
         check(partial, cycle);
         Files.move(partial, stored, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         force(dir);
+        after.accept(Step.STORED);
         // Listed in the archive before the data directory: a cycle the data directory lists is always in the manifest.
         inArchive = inArchive.naming(root).with(cycle);
         inArchive.writeToArchive(archive);
         force(archive);
+        after.accept(Step.IN_MANIFEST);
         inData = inData.naming(archive).with(cycle);
         inData.writeToDataDirectory(root);
         force(root);
+        after.accept(Step.LISTED);
         deleteOriginal(original);
+        after.accept(Step.DELETED);
         return cycle;
     }
 

@@ -127,4 +127,39 @@ class HistoryViewTest {
         final RuntimeException gone = assertThrows(RuntimeException.class, () -> HistoryView.open(data.root()).close());
         assertTrue(gone.getMessage().contains("not there"), gone.getMessage());
     }
+
+    /** Stops a move dead at a step, as a kill -9 there would. */
+    private static final class Killed extends Error {
+        private static final long serialVersionUID = 1L;
+    }
+
+    @Test
+    void aMoveStoppedAtAnyStepLeavesTheCycleInPlaceOrWholeInTheArchiveAndTheNextRunFinishes() throws Exception {
+        for (final CycleArchive.Step step : CycleArchive.Step.values()) {
+            final SetTimeProvider clock = new SetTimeProvider(Instant.parse("2026-11-20T10:00:00Z"));
+            final DataDirectory data = DataDirectory.open(tmp.resolve("d-" + step)).withClock(clock);
+            final List<Long> written = new ArrayList<>(append(data, 0, 300));
+            clock.advanceMillis(TimeUnit.DAYS.toMillis(1));
+            written.addAll(append(data, 300, 300));
+            final Path archive = tmp.resolve("archive-" + step);
+            final Path original = data.root().resolve("commands").resolve("20261120F.cq4");
+            assertThrows(Killed.class, () -> new CycleArchive(data.root(), archive, at -> {
+                if (at == step) {
+                    throw new Killed();
+                }
+            }).move("commands", "20261120F.cq4", true), step.name());
+            final boolean listed = ArchivedCycles.ofDataDirectory(data.root()).find("commands", "20261120F.cq4").isPresent();
+            assertTrue(Files.exists(original) || listed, step + ": in place, or listed whole in the archive");
+            assertEquals(step.compareTo(CycleArchive.Step.LISTED) >= 0, listed, step.name());
+            final CycleArchive next = new CycleArchive(data.root(), archive);
+            next.finishInterrupted();
+            if (Files.exists(original)) {
+                next.move("commands", "20261120F.cq4", true);
+            }
+            assertFalse(Files.exists(original), step.name());
+            try (HistoryView view = HistoryView.open(data.root())) {
+                assertEquals(written, read(view.data(), new ArrayList<>()), step.name());
+            }
+        }
+    }
 }
