@@ -78,6 +78,12 @@ public final class Admin {
                                        ID: a positive whole number, each applied once across the exchange,
                                        so a command retried after a timeout cannot move money twice
 
+          archive --before DATE [--to ARCHIVE] [--compress] [--dry-run]
+                                       move whole past days of the journal and the events queue to an archive
+                                       (default DIR/archive), once the engine's newest snapshot is past them; refused
+                                       (exit 2, saying what it needs) otherwise. bin/admin archive --help for the rules
+                                         e.g. bin/admin --data-dir data archive --before 2026-11-28 --compress
+
           --data-dir DIR   an existing data directory (default ./data); a missing one is an error, never created
           --config FILE    not needed once the engine has started on DIR: symbol names, asset codes and scales
                            come from the configuration its journal records, and a FILE that differs from it is
@@ -106,6 +112,20 @@ public final class Admin {
     private Admin() {
     }
 
+    /** Where the command {@code archive} is (the first operand, after the options and their values), or -1. */
+    private static int archiveAt(final String[] argv) {
+        final Set<String> valued = Set.of("--data-dir", "--config", "--timeout", "--storage-reserve", "--ref", "--script", "--before",
+            "--to");
+        for (int i = 0; i < argv.length; i++) {
+            if (valued.contains(argv[i])) {
+                i++;
+            } else if (!argv[i].startsWith("-")) {
+                return argv[i].equals("archive") ? i : -1;
+            }
+        }
+        return -1;
+    }
+
     /** Where the engine config comes from; loaded only when a command names a symbol or a price. */
     @FunctionalInterface
     interface ConfigSource {
@@ -113,11 +133,17 @@ public final class Admin {
     }
 
     public static void main(final String[] argv) {
-        Tool.run("admin", USAGE, () -> run(argv, System.out));
+        Tool.run("admin", archiveAt(argv) >= 0 ? Archive.USAGE : USAGE, () -> run(argv, System.out));
     }
 
     /** The whole tool without exiting the JVM: its exit code. */
     static int run(final String[] argv, final PrintStream out) throws Exception {
+        final int archive = archiveAt(argv);
+        if (archive >= 0) {
+            final List<String> rest = new java.util.ArrayList<>(List.of(argv));
+            rest.remove(archive);
+            return Archive.run(rest.toArray(String[]::new), out);
+        }
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--timeout", "--storage-reserve", "--ref", "--script"),
             Set.of(), 16);
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));

@@ -7,6 +7,7 @@ import io.chronex.api.Side;
 import io.chronex.api.CommandType;
 import io.chronex.queues.ConfigRecord;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.HistoryView;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.QueueGap;
@@ -32,7 +33,8 @@ public final class JournalSummary {
     static final String USAGE = """
         Usage: bin/journal-summary --data-dir DIR
 
-        Reads DIR/commands and DIR/events and prints
+        Reads DIR/commands and DIR/events (with the days bin/admin archive moved away, read back from the
+        archive DIR/archived-cycles names) and prints
           RESULT commands=N answered=N duplicates=N missing=N trades=N volume=N notional=N
                  unreadable=N damaged=N
         (commands and answered leave out the journal's configuration records, which bin/audit config lists;
@@ -72,7 +74,11 @@ public final class JournalSummary {
     static int exitCode(final String[] argv) {
         return Tool.exitCode("journal-summary", USAGE, () -> {
             final Args args = Args.parse(argv, "--data-dir");
-            final Summary summary = summarize(DataDirectory.openReadOnly(args.path("--data-dir", Path.of("data"))));
+            final Summary summary;
+            // Archived days are read back, so that every command is counted once however many days were archived.
+            try (HistoryView history = HistoryView.open(args.path("--data-dir", Path.of("data")))) {
+                summary = summarize(history.data());
+            }
             if (summary.unreadable() > 0) {
                 System.out.println("warning: " + summary.unreadable() + " events excerpts could not be decoded");
             }

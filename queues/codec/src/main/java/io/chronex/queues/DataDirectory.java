@@ -50,11 +50,28 @@ public final class DataDirectory {
     private final TimeProvider clock;
     /** Opened by {@link #openReadOnly}: its queues are mapped read-only, so this process cannot append or change them. */
     private final boolean readOnly;
+    /** A {@link HistoryView}'s assembled directory: its queues have no metadata of their own (see {@link #view}). */
+    private final boolean view;
 
     private DataDirectory(final Path root, final TimeProvider clock, final boolean readOnly) {
+        this(root, clock, readOnly, false);
+    }
+
+    private DataDirectory(final Path root, final TimeProvider clock, final boolean readOnly, final boolean view) {
         this.root = root;
         this.clock = clock;
         this.readOnly = readOnly;
+        this.view = view;
+    }
+
+    /**
+     * A read-only data directory over a {@link HistoryView}'s assembled directory. Its queue folders hold cycle files and no
+     * {@code metadata.cq4t}: a read-only queue without one lists the cycle files in its folder, where a copy of the live
+     * queue's metadata would name the live queue's first cycle and hide the archived ones.
+     */
+    static DataDirectory view(final Path assembled) {
+        final DataDirectory checked = openReadOnly(assembled);
+        return new DataDirectory(checked.root, null, true, true);
     }
 
     /**
@@ -87,6 +104,9 @@ public final class DataDirectory {
      * a read-only reader cannot create one, so it waits for this before opening it.
      */
     public boolean hasQueue(final String name) {
+        if (view) {
+            return Files.isDirectory(root.resolve(name));
+        }
         return Files.exists(root.resolve(name).resolve("metadata.cq4t"));
     }
 
@@ -259,6 +279,10 @@ public final class DataDirectory {
     }
 
     private SingleChronicleQueue queue(final String name, final int sourceId) {
+        if (view) {
+            // Chronicle warns that a read-only queue without metadata lists its folder instead, which is what a view wants.
+            System.setProperty("org.slf4j.simpleLogger.log." + SingleChronicleQueueBuilder.class.getName(), "error");
+        }
         final SingleChronicleQueueBuilder builder = SingleChronicleQueueBuilder.single(root.resolve(name).toFile()).rollCycle(ROLL_CYCLE)
             .sourceId(sourceId).readOnly(readOnly);
         return build(clock == null ? builder : builder.timeProvider(clock));
@@ -288,6 +312,6 @@ public final class DataDirectory {
      * day's file: for tests of the day roll. Nothing in the running system sets it.
      */
     public DataDirectory withClock(final TimeProvider clock) {
-        return new DataDirectory(root, clock, readOnly);
+        return new DataDirectory(root, clock, readOnly, view);
     }
 }

@@ -4,6 +4,7 @@ import io.chronex.api.ConfigChange;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.Result;
 import io.chronex.runtime.ConfigYaml.ConfigException;
+import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.bytes.RandomDataInput;
 import net.openhft.chronicle.queue.ChronicleQueue;
 import net.openhft.chronicle.queue.ExcerptTailer;
@@ -117,12 +118,23 @@ public final class JournalConfig {
 
     /** Every configuration record of the journal, judged in order. Reads the whole journal (about 30 ms per million commands, warm). */
     public static JournalConfig read(final ChronicleQueue commands) {
+        return read(commands, ArchivedConfigRecords.read(null));
+    }
+
+    /** The same, the records of archived journal cycles taken from {@code archived}, those the live journal still has from it. */
+    private static JournalConfig read(final ChronicleQueue commands, final ArchivedConfigRecords archived) {
         final Judged judged = new Judged();
+        final long firstLive = commands.firstIndex();
+        archived.records().forEach((index, bytes) -> {
+            if (index < firstLive) {
+                judged.offer(index, bytes);
+            }
+        });
         try (ExcerptTailer tailer = commands.createTailer(); ExcerptWalk walk = new ExcerptWalk(tailer)) {
             while (walk.next()) {
                 judged.offer(walk);
             }
-            judged.through = walk.index();
+            judged.through = Math.max(judged.through, walk.index());
         }
         return new JournalConfig(judged.entries, judged.through);
     }
@@ -130,24 +142,42 @@ public final class JournalConfig {
     /**
      * The same, reading only what {@code indexFile} ({@link ConfigRecordIndex}) does not cover: the records it lists, each
      * checked to be one, and the journal after its {@code through}. A missing or wrong index: the whole journal is read.
+     * Records of journal cycles moved to an archive are read from {@link ArchivedConfigRecords}, beside the index file.
+     *
+     * @throws IllegalStateException when the kept records of archived cycles do not read whole
      */
     public static JournalConfig read(final ChronicleQueue commands, final Path indexFile) {
+        final ArchivedConfigRecords archived = ArchivedConfigRecords.read(indexFile == null ? null
+            : indexFile.resolveSibling(ArchivedConfigRecords.FILE));
         final ConfigRecordIndex index = ConfigRecordIndex.read(indexFile);
-        final JournalConfig quick = index == null ? null : readAfter(commands, index);
-        return quick != null ? quick : read(commands);
+        final JournalConfig quick = index == null ? null : readAfter(commands, index, archived);
+        return quick != null ? quick : read(commands, archived);
     }
 
     /** The records by the index and from its {@code through} on; null when the journal does not bear the index out. */
-    private static JournalConfig readAfter(final ChronicleQueue commands, final ConfigRecordIndex index) {
+    private static JournalConfig readAfter(final ChronicleQueue commands, final ConfigRecordIndex index,
+                                           final ArchivedConfigRecords archived) {
         final Judged judged = new Judged();
+        final long firstLive = commands.firstIndex();
         try (ExcerptTailer tailer = commands.createTailer(); ExcerptWalk walk = new ExcerptWalk(tailer)) {
             long previous = -1;
             for (final long at : index.records()) {
-                if (at <= previous || !walk.moveToIndex(at) || !walk.next() || walk.index() != at
-                    || !ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+                if (at <= previous) {
                     return null;
                 }
-                judged.offer(walk);
+                if (at < firstLive) {
+                    final byte[] kept = archived.records().get(at);
+                    if (kept == null) {
+                        return null;
+                    }
+                    judged.offer(at, kept);
+                } else {
+                    if (!walk.moveToIndex(at) || !walk.next() || walk.index() != at
+                        || !ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+                        return null;
+                    }
+                    judged.offer(walk);
+                }
                 previous = at;
             }
             if (index.through() >= 0 && (!walk.moveToIndex(index.through()) || !walk.next() || walk.index() != index.through())) {
@@ -176,19 +206,34 @@ public final class JournalConfig {
 
         /** Judges the walk's current excerpt if it is a record. */
         void offer(final ExcerptWalk walk) {
-            if (!ConfigRecord.is(walk.in(), walk.offset(), walk.length())) {
+            offer(walk.index(), walk.in(), walk.offset(), walk.length());
+        }
+
+        /** Judges a record kept from an archived cycle, as journalled. */
+        void offer(final long index, final byte[] excerpt) {
+            final Bytes<byte[]> bytes = Bytes.wrapForRead(excerpt);
+            try {
+                offer(index, bytes, 0, excerpt.length);
+            } finally {
+                bytes.releaseLast();
+            }
+            through = Math.max(through, index);
+        }
+
+        private void offer(final long index, final RandomDataInput in, final long offset, final long length) {
+            if (!ConfigRecord.is(in, offset, length)) {
                 return;
             }
             final ConfigRecord.Decoded record;
             try {
-                record = ConfigRecord.read(walk.in(), walk.offset(), walk.length());
+                record = ConfigRecord.read(in, offset, length);
             } catch (final IllegalArgumentException e) {
-                entries.add(new Entry(walk.index(), null, 0, null, null, null, e.getMessage()));
+                entries.add(new Entry(index, null, 0, null, null, null, e.getMessage()));
                 return;
             }
             final Judgement judgement = judge(inForce, record, "the configuration recorded at journal index "
-                + Long.toHexString(walk.index()));
-            entries.add(new Entry(walk.index(), record.kind(), record.epochNanos(), judgement.config(),
+                + Long.toHexString(index));
+            entries.add(new Entry(index, record.kind(), record.epochNanos(), judgement.config(),
                 new String(record.text(), java.nio.charset.StandardCharsets.UTF_8), judgement.change(), judgement.refusal()));
             if (judgement.accepted()) {
                 inForce = judgement.config();

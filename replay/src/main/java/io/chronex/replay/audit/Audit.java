@@ -4,20 +4,26 @@ import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;
+import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
+import io.chronex.queues.HistoryView;
 import io.chronex.queues.JournalConfig;
 import io.chronex.runtime.ConfigYaml;
 import io.chronex.queues.OutputFile;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -27,7 +33,10 @@ public final class Audit {
     static final String USAGE = """
         Usage: bin/audit SUBCOMMAND [options]     (bin/audit SUBCOMMAND --help for one)
 
-        Answers questions from a data directory's journals, reading only (nothing is written there).
+        Answers questions from a data directory's journals, reading only (nothing is written there but the
+        tool's own indexes in DIR/audit-index). Days bin/admin archive moved away are read back from the
+        archive DIR/archived-cycles names, transparently (a compressed day is unpacked into a temporary
+        directory for the run).
         Each subcommand ends its output with one machine-readable line: RESULT key=value ...
 
           config --data-dir DIR [--at TIME]
@@ -166,6 +175,9 @@ public final class Audit {
         directory written before the journal recorded it); 2 on a usage error.
         """;
 
+    /** The history views opened by the running subcommand, closed (their temporary directories deleted) when it ends. */
+    private static final List<HistoryView> VIEWS = new ArrayList<>();
+
     private Audit() {
     }
 
@@ -175,6 +187,40 @@ public final class Audit {
 
     /** The tool without leaving the JVM (tests): its exit code. */
     public static int exitCode(final String[] argv, final PrintStream out) {
+        try {
+            return subcommand(argv, out);
+        } finally {
+            synchronized (VIEWS) {
+                VIEWS.forEach(HistoryView::close);
+                VIEWS.clear();
+            }
+        }
+    }
+
+    /**
+     * The data directory's whole history: its live days and, when bin/admin archive moved past days away, those too, read back
+     * from the archive (the order and ClOrdID indexes and kept snapshots stay in DIR/audit-index all the same).
+     */
+    static DataDirectory history(final String dir) {
+        final Path root = Path.of(dir).toAbsolutePath().normalize();
+        if (Files.exists(root.resolve(ArchivedCycles.FILE))) {
+            try {
+                Files.createDirectories(root.resolve("audit-index"));
+            } catch (final IOException e) {
+                // Read-only media: the indexes are then built in the temporary view and dropped with it.
+            }
+        }
+        final HistoryView view = HistoryView.open(root);
+        synchronized (VIEWS) {
+            VIEWS.add(view);
+        }
+        if (view.includesArchive()) {
+            System.err.println("note: reading " + root + " with its archived days (" + root.resolve(ArchivedCycles.FILE) + ")");
+        }
+        return view.data();
+    }
+
+    private static int subcommand(final String[] argv, final PrintStream out) {
         final String sub = argv.length == 0 ? "" : argv[0];
         final String[] rest = argv.length == 0 ? argv : Arrays.copyOfRange(argv, 1, argv.length);
         return switch (sub) {
@@ -199,7 +245,7 @@ public final class Audit {
     private static int config(final String[] argv, final PrintStream out) {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--at"), Set.of(), 0);
         final long at = args.string("--at", null) == null ? Long.MAX_VALUE : epochNanos(args.string("--at", null));
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final JournalConfig journal = JournalConfig.ofDirectory(data);
         int taken = 0;
         JournalConfig.Entry inForce = null;
@@ -236,7 +282,7 @@ public final class Audit {
     private static int book(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at", "--depth"), Set.of("--orders"), 1);
         final String name = args.operand(0, "SYMBOL");
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final Configs configs = configs(args, data);
         final EngineConfig config = configs.latest();
         final SymbolSpec symbol = config.symbols().stream()
@@ -274,7 +320,7 @@ public final class Audit {
     private static int balances(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--after", "--at"), Set.of(), 1);
         final long account = args.operandNumber(0, "ACCOUNT", 1, Long.MAX_VALUE);
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final Configs configs = configs(args, data);
         final EngineConfig config = configs.latest();
         if (config.assets().isEmpty()) {
@@ -345,7 +391,7 @@ public final class Audit {
             "--gateway-config", "--from", "--to", "--format", "--out"), Set.of(), 1);
         // Judged before anything is opened: a refused --out leaves every file as it was.
         final Path file = OutputFile.option(args, "--out");
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final EngineConfig config = JournalConfig.ofDirectory(data).forTool(data, args.string("--config", null) == null ? null
             : args.readableFile("--config", "config/engine.yaml"));
         final long from = args.string("--from", null) == null ? Long.MIN_VALUE : epochNanos("--from", args.string("--from", null));
@@ -403,7 +449,7 @@ public final class Audit {
         final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));
         final long count = args.number("--count", 10, 1, Long.MAX_VALUE);
         final boolean json = "json".equals(args.choice("--format", "yaml", "yaml", "json"));
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final long n = new Dump(json, out).run(data, args.flag("--events"), from, count);
         out.println("RESULT excerpts=" + n);
         return 0;
@@ -437,7 +483,7 @@ public final class Audit {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--config", "--from", "--threads", "--passes"),
             Set.of(), 0);
         final int threads = args.intNumber("--threads", Runtime.getRuntime().availableProcessors(), 1, 256);
-        final DataDirectory data = DataDirectory.openReadOnly(Path.of(args.required("--data-dir", "data/demo-...")));
+        final DataDirectory data = history(args.required("--data-dir", "data/demo-..."));
         final Configs configs = configs(args, data);
         Verify.checkPinned(data, configs.initial(), configs.source(), out);
         final long from = args.string("--from", null) == null ? -1 : journalIndex("--from", args.string("--from", null));

@@ -16,6 +16,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.SnapshotEnvelope;
+import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.WholeFile;
@@ -204,6 +205,7 @@ public final class EngineService implements AutoCloseable {
         this.configHash = checkConfiguration(data, initial, recoveredThrough >= 0, warn);
         final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
             new SnapshotFiles.Expect(configHash, commands), warn);
+        refuseArchivedHistory(data, restored);
         final MatchingEngine startState;
         if (restored == null) {
             startState = new MatchingEngine(initial, 4096);
@@ -240,6 +242,25 @@ public final class EngineService implements AutoCloseable {
         this.ledgerFile = assets.isEmpty() ? null : LedgerStatusFile.openOrWarn(data.root(), assets, warn);
         publishLedger(System.currentTimeMillis());
         this.recoveryNanos = System.nanoTime() - start;
+    }
+
+    /**
+     * Recovery never reads an archived day: bin/admin archive moves only days before the newest snapshot. Should that snapshot
+     * be gone or refused, starting from an older one or from the configuration would replay a journal that has lost its
+     * first days, and answer the rest from a wrong state: refused, saying what would do.
+     */
+    private void refuseArchivedHistory(final DataDirectory data, final SnapshotFiles.Restored<MatchingEngine> restored) {
+        final ArchivedCycles archived = ArchivedCycles.ofDataDirectory(data.root());
+        final int through = archived.lastCycle("commands");
+        if (through < 0 || restored != null && ArchivedCycles.cycleOfIndex(restored.journalIndex()) > through) {
+            return;
+        }
+        throw new IllegalStateException("the journal's days through " + java.time.LocalDate.ofEpochDay(through) + " were archived to "
+            + archived.other() + " (" + data.root().resolve(ArchivedCycles.FILE) + "), and "
+            + (restored == null ? "no snapshot in " + data.snapshots() + " could be used (see the warnings above)"
+                : "the snapshot that could be used, " + restored.file() + ", is before them")
+            + ": recovery would need the archived days. Put back the newest snapshot, or the archived days (docs/operating.md,"
+            + " Archiving past days)");
     }
 
     /**

@@ -1,0 +1,274 @@
+package io.chronex.replay;
+
+import io.chronex.queues.ArchivedConfigRecords;
+import io.chronex.queues.ArchivedCycles;
+import io.chronex.queues.CycleArchive;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.JournalConfig;
+import io.chronex.queues.SnapshotFiles;
+import io.chronex.runtime.Args;
+import io.chronex.runtime.Tool;
+import net.openhft.chronicle.queue.ExcerptTailer;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * bin/admin archive: moves whole past cycles (days) of the journal and the events queue to an archive, once nothing that
+ * starts on the data directory needs them: the engine recovers from its newest snapshot, so only cycles before that
+ * snapshot's go; gateways and the market-data publisher re-read both queues from their first cycle at every start, so a
+ * directory they serve is refused. The configuration records of the journal cycles that go are kept in the data directory
+ * first. The move itself is {@link CycleArchive}'s (crash-safe); Chronicle's shared directory listing is refreshed after.
+ */
+final class Archive {
+    static final String USAGE = """
+        Usage: bin/admin archive --data-dir DIR --before DATE [--to ARCHIVE] [--compress] [--dry-run]
+
+        Moves the whole days (cycle files) of DIR's journal (commands/) and events queue (events/) before DATE to
+        ARCHIVE, to free the data directory's disk. Safe with the engine running. Only days nothing needs to start:
+          - strictly before DATE's day (UTC), never today's, never a queue's newest file;
+          - before the day of the engine's newest snapshot: recovery starts there and never reads an archived day
+            (take one first with bin/admin --data-dir DIR snapshot);
+          - not on a directory gateways or the market-data publisher have served: they read both queues from their
+            first day at every start (refused; see docs/operating.md).
+        Anything else is refused (exit 2) with what it would need, and nothing moves. Each file is copied (gzip with
+        --compress), forced to disk, read back and checked against the original's SHA-256, listed in ARCHIVE/manifest
+        and DIR/archived-cycles, and only then deleted from DIR: a kill at any point leaves every day either in place
+        or whole in the archive, and the next run finishes what it left. The configuration records of archived journal
+        days are kept in DIR/snapshots/config-records-archived, so every process still finds the configuration.
+        bin/audit and bin/journal-summary read archived days back when asked about them (ARCHIVE must be where
+        DIR/archived-cycles says).
+
+          --data-dir DIR   the data directory (default ./data)
+          --before DATE    a UTC day, 2026-11-28: days before it go
+          --to ARCHIVE     where they go (default DIR/archive); one data directory keeps one archive
+          --compress       store each day gzip-compressed (FILE.cq4.gz)
+          --dry-run        check and list what would move; move nothing
+        Ends with: RESULT archived=N bytes=B stored=S archive=ARCHIVE (dry run: would_archive=N)
+        Exit 0 done (or nothing to do); 1 a failure while moving (what was moved is listed, the rest is in place);
+        2 refused or a usage error.
+          e.g. bin/admin archive --data-dir data --before 2026-11-28 --compress
+        """;
+
+    private static final long DAY_MILLIS = 86_400_000L;
+
+    private Archive() {
+    }
+
+    /** One file to move. */
+    private record Move(String queue, String file, long bytes) {
+    }
+
+    static int run(final String[] argv, final PrintStream out) throws IOException {
+        final Args args = Args.parse(argv, Set.of("--data-dir", "--before", "--to"), Set.of("--compress", "--dry-run"), 1);
+        final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
+        if (!Files.isRegularFile(dir.resolve(DataDirectory.MARKER))) {
+            throw new Args.UsageException(dir + " is not a chronex data directory (no " + DataDirectory.MARKER + ")");
+        }
+        final int before = beforeCycle(args.required("--before", "2026-11-28"));
+        final Path archive = archiveDir(dir, args.path("--to", dir.resolve("archive")));
+        final DataDirectory data = DataDirectory.openReadOnly(dir);
+        try (FileChannel lockFile = FileChannel.open(dir.resolve(".chronex-archive.lock"), StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE); FileLock lock = lockFile.tryLock()) {
+            if (lock == null) {
+                throw new Args.UsageException("another bin/admin archive is running on " + dir);
+            }
+            refuseServedByReaders(dir);
+            final long snapshotIndex = newestSnapshot(data);
+            final int snapshotCycle = ArchivedCycles.cycleOfIndex(snapshotIndex);
+            final int today = (int) Math.floorDiv(System.currentTimeMillis(), DAY_MILLIS);
+            final List<Move> moves = new ArrayList<>();
+            for (final String queue : ArchivedCycles.QUEUES) {
+                moves.addAll(candidates(dir.resolve(queue), queue, Math.min(before, today), snapshotIndex, snapshotCycle));
+            }
+            out.printf("the engine's newest snapshot is after journal index 0x%x (%s): days before it can go%n", snapshotIndex,
+                LocalDate.ofEpochDay(snapshotCycle));
+            if (args.flag("--dry-run")) {
+                moves.forEach(m -> out.printf(Locale.ROOT, "would archive %s/%s (%,d bytes)%n", m.queue(), m.file(), m.bytes()));
+                out.println("RESULT would_archive=" + moves.size() + " archive=" + archive);
+                return 0;
+            }
+            return move(data, archive, moves, args.flag("--compress"), out);
+        }
+    }
+
+    private static int move(final DataDirectory data, final Path archive, final List<Move> moves, final boolean compress,
+                            final PrintStream out) throws IOException {
+        final CycleArchive cycles;
+        try {
+            cycles = new CycleArchive(data.root(), archive);
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        final int finished = cycles.finishInterrupted();
+        if (finished > 0) {
+            out.println("finished an interrupted run: " + finished + " archived file(s) whose original was still in place removed");
+        }
+        keepConfigRecords(data, moves);
+        long bytes = 0;
+        long stored = 0;
+        int archived = 0;
+        try {
+            for (final Move m : moves) {
+                final ArchivedCycles.Cycle cycle = cycles.move(m.queue(), m.file(), compress);
+                final long size = Files.size(archive.resolve(m.queue()).resolve(cycle.stored()));
+                out.printf(Locale.ROOT, "archived %s/%s -> %s (%,d bytes, stored %,d, SHA-256 %s)%n", m.queue(), m.file(),
+                    archive.resolve(m.queue()).resolve(cycle.stored()), cycle.bytes(), size, cycle.sha256());
+                bytes += cycle.bytes();
+                stored += size;
+                archived++;
+            }
+        } catch (final IOException e) {
+            throw new Tool.Failure("stopped after " + archived + " of " + moves.size() + " files: " + e.getMessage());
+        } finally {
+            refreshListings(data.root());
+        }
+        out.println("RESULT archived=" + archived + " bytes=" + bytes + " stored=" + stored + " archive=" + archive);
+        return 0;
+    }
+
+    /** A UTC day as a FAST_DAILY cycle number (days since 1970-01-01). */
+    private static int beforeCycle(final String text) {
+        try {
+            return (int) LocalDate.parse(text).toEpochDay();
+        } catch (final DateTimeParseException e) {
+            throw new Args.UsageException("--before needs a UTC day such as 2026-11-28, not '" + text + "'");
+        }
+    }
+
+    /** The archive directory: DIR/archive, or a directory outside DIR that is neither a data directory nor a queue. */
+    private static Path archiveDir(final Path dir, final Path given) {
+        final Path archive = given.toAbsolutePath().normalize();
+        final boolean inside = archive.startsWith(dir);
+        final boolean foreign = Files.exists(archive.resolve(DataDirectory.MARKER)) || Files.exists(archive.resolve("metadata.cq4t"));
+        if (inside ? !archive.equals(dir.resolve("archive")) : foreign) {
+            throw new Args.UsageException("--to " + archive + " is not a place for an archive: give " + dir.resolve("archive")
+                + " or a directory outside " + dir + " that is neither a data directory nor a queue");
+        }
+        return archive;
+    }
+
+    /** Gateways and the market-data publisher rebuild from both queues' first day at every start. */
+    private static void refuseServedByReaders(final Path dir) throws IOException {
+        final Path gateways = dir.resolve("gateways");
+        if (Files.isDirectory(gateways)) {
+            try (Stream<Path> each = Files.list(gateways)) {
+                for (final Path gateway : each.sorted().toList()) {
+                    if (Files.exists(gateway.resolve("outbound")) || Files.exists(gateway.resolve("sessions.state"))) {
+                        throw new Args.UsageException("refused: gateway " + gateway.getFileName() + " serves " + dir + " (" + gateway
+                            + "), and a gateway reads the journal and the events from their first day at every start (the ClOrdIDs,"
+                            + " average prices and market-data books of orders still open): with those days archived its next start"
+                            + " would refuse or publish wrong books. Archiving needs a gateway that starts from a checkpoint of"
+                            + " its own, which is not built (docs/operating.md, Archiving past days)");
+                    }
+                }
+            }
+        }
+        if (Files.exists(dir.resolve("marketdata"))) {
+            throw new Args.UsageException("refused: the market-data publisher has served " + dir + " (" + dir.resolve("marketdata")
+                + "), and it rebuilds its books from the events' first day at every start: with past days archived a restarted"
+                + " publisher would send wrong books (docs/operating.md, Archiving past days)");
+        }
+    }
+
+    /** The journal index of the engine's newest snapshot that reads and matches the journal. */
+    private static long newestSnapshot(final DataDirectory data) {
+        final Long pinned = SnapshotFiles.pinnedConfigHash(data.snapshots());
+        if (!data.hasQueue("commands") || pinned == null) {
+            throw new Args.UsageException("refused: no engine has answered on " + data.root() + " (no " + SnapshotFiles.CONFIG_HASH
+                + "): nothing is past");
+        }
+        try (SingleChronicleQueue commands = data.commands()) {
+            for (final long index : SnapshotFiles.indices(data.snapshots())) {
+                try {
+                    SnapshotFiles.read(data.snapshots().resolve(SnapshotFiles.name(index)), new SnapshotFiles.Expect(pinned, commands));
+                    return index;
+                } catch (final IOException | RuntimeException e) {
+                    // A snapshot the engine would skip: the next older one is what its recovery would use.
+                }
+            }
+        }
+        throw new Args.UsageException("refused: " + data.snapshots() + " has no snapshot the engine could recover from, so its"
+            + " recovery would replay the journal from its first day. Take one (bin/admin --data-dir " + data.root() + " snapshot,"
+            + " with the engine running) and archive again");
+    }
+
+    /**
+     * The cycle files of a queue that may go: before {@code limit}, before the snapshot's cycle, and not the queue's newest
+     * (its writer may still be about to mark its end). Refused when a day before {@code limit} must stay for the snapshot.
+     */
+    private static List<Move> candidates(final Path queue, final String name, final int limit, final long snapshotIndex,
+                                         final int snapshotCycle) throws IOException {
+        final TreeMap<Integer, Path> files = new TreeMap<>();
+        if (Files.isDirectory(queue)) {
+            try (Stream<Path> each = Files.list(queue)) {
+                each.forEach(f -> ArchivedCycles.cycleOf(f.getFileName().toString()).ifPresent(c -> files.put(c, f)));
+            }
+        }
+        final List<Move> moves = new ArrayList<>();
+        for (final Map.Entry<Integer, Path> e : files.entrySet()) {
+            if (e.getKey() >= limit || e.getKey().equals(files.lastKey())) {
+                continue;
+            }
+            if (e.getKey() >= snapshotCycle) {
+                throw new Args.UsageException("refused: " + name + "/" + e.getValue().getFileName() + " is on or after the day of the"
+                    + " engine's newest snapshot (journal index 0x" + Long.toHexString(snapshotIndex) + ", "
+                    + LocalDate.ofEpochDay(snapshotCycle) + "): its recovery would read it. Take a snapshot (bin/admin --data-dir"
+                    + " DIR snapshot, with the engine running) and archive again, or give an earlier --before");
+            }
+            moves.add(new Move(name, e.getValue().getFileName().toString(), Files.size(e.getValue())));
+        }
+        return moves;
+    }
+
+    /** The configuration records in the journal days that go, kept byte for byte in the data directory before any goes. */
+    private static void keepConfigRecords(final DataDirectory data, final List<Move> moves) throws IOException {
+        final Set<Integer> going = new java.util.HashSet<>();
+        moves.stream().filter(m -> m.queue().equals("commands")).forEach(m -> going.add(ArchivedCycles.cycleOf(m.file()).orElseThrow()));
+        if (going.isEmpty()) {
+            return;
+        }
+        final Map<Long, byte[]> records = new TreeMap<>();
+        try (SingleChronicleQueue commands = data.commands(); ExcerptTailer tailer = commands.createTailer()) {
+            for (final JournalConfig.Entry entry : JournalConfig.ofDirectory(data).entries()) {
+                if (!going.contains(ArchivedCycles.cycleOfIndex(entry.index()))) {
+                    continue;
+                }
+                if (!tailer.moveToIndex(entry.index())) {
+                    throw new Tool.Failure("cannot read the configuration record at journal index 0x" + Long.toHexString(entry.index())
+                        + " to keep it: nothing archived");
+                }
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    records.put(entry.index(), dc.wire().bytes().toByteArray());
+                }
+            }
+        }
+        final Path file = ArchivedConfigRecords.file(data);
+        ArchivedConfigRecords.read(file).plus(records, file);
+    }
+
+    /** Tells every process with the queues open (Chronicle's shared listing in metadata.cq4t) which cycle files are left. */
+    private static void refreshListings(final Path root) {
+        final DataDirectory writable = DataDirectory.openForTool(root);
+        try (SingleChronicleQueue commands = writable.commands(); SingleChronicleQueue events = writable.events()) {
+            commands.refreshDirectoryListing();
+            events.refreshDirectoryListing();
+        }
+    }
+}
