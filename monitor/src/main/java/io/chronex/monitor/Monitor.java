@@ -3,7 +3,9 @@ package io.chronex.monitor;
 import io.chronex.api.Command;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
+import io.chronex.engine.MatchingEngine;
 import io.chronex.monitor.web.WebServer;
+import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.CommandTail;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
@@ -15,6 +17,8 @@ import io.chronex.queues.JournalConfig;
 import io.chronex.queues.OutputFile;
 import io.chronex.queues.QueueGap;
 import io.chronex.queues.ReturnHops;
+import io.chronex.queues.SnapshotFiles;
+import io.chronex.queues.book.Books;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.ConfigYaml;
@@ -454,6 +458,7 @@ public final class Monitor implements AutoCloseable {
             events = new EventTail(queue.createTailer());
             checkTail = new EventTail(queue.createTailer());
             snapshotCheck = new SnapshotCheck(data.snapshots(), checkTail, () -> SnapshotCheck.pinned(data.snapshots(), commandsQueue));
+            booksFromSnapshotIfArchived();
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
@@ -461,6 +466,46 @@ public final class Monitor implements AutoCloseable {
             commandsQueue = queue;
             commands = new CommandTail(queue.createTailer());
         }
+    }
+
+    /**
+     * With the journal's first days archived (bin/admin archive) the events left begin part way, and books rebuilt from them
+     * alone would lack every order still resting from those days: the books start from the newest snapshot that reads
+     * (archive leaves one past the days it moved), and only later level changes are applied.
+     */
+    private void booksFromSnapshotIfArchived() {
+        final boolean archived;
+        try {
+            archived = !ArchivedCycles.ofDataDirectory(data.root()).isEmpty();
+        } catch (final IllegalStateException e) {
+            System.err.println("monitor: WARNING: " + e.getMessage() + "; the books are rebuilt from the days left only");
+            return;
+        }
+        if (!archived) {
+            return;
+        }
+        final List<Long> snapshots;
+        try {
+            snapshots = SnapshotFiles.indices(data.snapshots());
+        } catch (final UncheckedIOException e) {
+            System.err.println("monitor: WARNING: " + e.getMessage() + "; the books are rebuilt from the days left only");
+            return;
+        }
+        for (final long index : snapshots) {
+            try {
+                final MatchingEngine engine = MatchingEngine.restore(SnapshotFiles.read(data.snapshots().resolve(SnapshotFiles.name(index)),
+                    SnapshotCheck.pinned(data.snapshots(), null)));
+                final Books seeded = SnapshotCheck.booksOf(engine);
+                model.booksFrom(index, seeded);
+                snapshotCheck.booksFrom(index, seeded);
+                return;
+            } catch (final IOException | RuntimeException e) {
+                System.err.println("monitor: snapshot 0x" + Long.toHexString(index) + " unreadable (" + e.getMessage()
+                    + "), trying an older one");
+            }
+        }
+        System.err.println("monitor: WARNING: the journal's first days are archived and no snapshot reads: the books shown lack the"
+            + " orders still resting from those days");
     }
 
     /**

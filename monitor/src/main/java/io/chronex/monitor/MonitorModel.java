@@ -49,6 +49,8 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
      */
     private long historyCommandsThrough = -1;
     private long historyEventsThrough = -1;
+    /** The books start from a snapshot at this journal index (days before it archived): earlier level changes are in it. */
+    private long booksFrom = -1;
 
     /** With a last-minute window of 60 intervals (a minute at 1 s intervals). */
     public MonitorModel() {
@@ -102,8 +104,10 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
         recentRead[slot] = header.hops.gatewayReadNanos;
         counters.onResult(eventsIndex, result);
         operator.onResult(header.commandIndex, result);
-        for (int i = 0; i < result.levelChangeCount(); i++) {
-            books.apply(result.levelChange(i));
+        if (header.commandIndex > booksFrom) {
+            for (int i = 0; i < result.levelChangeCount(); i++) {
+                books.apply(result.levelChange(i));
+            }
         }
         backlog.onAnswered(header.commandIndex);
     }
@@ -162,6 +166,15 @@ public final class MonitorModel implements CommandTail.Handler, EventTail.Handle
     /** Operator commands (bin/admin's types): counts and the last few with their answers. */
     public OperatorCommands operator() {
         return operator;
+    }
+
+    /**
+     * The books as the engine's snapshot at journalIndex holds them, for a data directory whose first days are archived:
+     * the events left begin part way, so the books are taken from the snapshot and only later level changes applied.
+     */
+    public void booksFrom(final long journalIndex, final Books seeded) {
+        booksFrom = journalIndex;
+        books.copyFrom(seeded);
     }
 
     public Books books() {

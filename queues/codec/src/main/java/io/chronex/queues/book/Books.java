@@ -169,6 +169,23 @@ public final class Books {
         return symbols.clone();
     }
 
+    /** Becomes a copy of {@code other}: every symbol's levels, both sides. */
+    public void copyFrom(final Books other) {
+        for (final int symbol : symbols()) {
+            book(symbol).clear();
+        }
+        for (final int symbol : other.symbols()) {
+            final Book from = other.book(symbol);
+            final Book to = bookOrNew(symbol);
+            for (final Side side : Side.values()) {
+                final Levels levels = from.levels(side);
+                for (int rank = 0; rank < levels.size(); rank++) {
+                    to.levels(side).apply(levels.price(rank), levels.quantity(rank), levels.orders(rank));
+                }
+            }
+        }
+    }
+
     /** The symbol's book, or null when no level of it was ever seen. */
     public Book book(final int symbol) {
         return books.get(symbol);
