@@ -90,14 +90,17 @@ final class Connection {
             return true;
         }
         pending.flip();
+        final long sentBefore = tls == null ? 0 : tls.bytesSent();
         final int written = tls == null ? channel.write(pending) : tls.write(channel, pending);
+        // On TLS the socket may take part of a record without taking any new plain text: that is progress too.
+        final boolean moved = written > 0 || tls != null && tls.bytesSent() != sentBefore;
         pending.compact();
         if (outputDone()) {
             stalledSinceNanos = 0;
             interest();
             return true;
         }
-        if (written > 0 || stalledSinceNanos == 0) {
+        if (moved || stalledSinceNanos == 0) {
             // The clock runs only while the socket takes nothing at all.
             stalledSinceNanos = System.nanoTime();
         }

@@ -304,9 +304,17 @@ final class Framer implements AutoCloseable {
                 channel.close();
                 return true;
             }
-            channel.configureBlocking(false);
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            final SelectionKey key = channel.register(selector, SelectionKey.OP_READ, c);
+            final SelectionKey key;
+            try {
+                channel.configureBlocking(false);
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                key = channel.register(selector, SelectionKey.OP_READ, c);
+            } catch (final IOException e) {
+                // The pooled connection goes back and the socket is closed: nothing is held for a connection never served.
+                freeConnections.add(c);
+                channel.close();
+                throw e;
+            }
             c.attach(channel, key, String.valueOf(channel.getRemoteAddress()), System.nanoTime());
             if (c.tls != null) {
                 c.tls.attach(config.tls().serverEngine());

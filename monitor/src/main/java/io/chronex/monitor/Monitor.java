@@ -132,6 +132,8 @@ public final class Monitor implements AutoCloseable {
     private final long alertBacklogNanos;
     private final long alertP99Nanos;
     private final MonitorModel model;
+    /** Whether the data directory was looked at for archived days (once, when both queues are first open). */
+    private boolean archiveLooked;
     /** Each gateway's sessions file as read for the previous block, for the counts in the interval. */
     private final Map<Integer, GatewaySessionsFile.Snapshot> sessionsBefore = new HashMap<>();
     private final List<SingleChronicleQueue> opened = new ArrayList<>();
@@ -458,13 +460,17 @@ public final class Monitor implements AutoCloseable {
             events = new EventTail(queue.createTailer());
             checkTail = new EventTail(queue.createTailer());
             snapshotCheck = new SnapshotCheck(data.snapshots(), checkTail, () -> SnapshotCheck.pinned(data.snapshots(), commandsQueue));
-            booksFromSnapshotIfArchived();
         }
         if (commands == null && data.hasQueue("commands")) {
             final SingleChronicleQueue queue = data.commands();
             opened.add(queue);
             commandsQueue = queue;
             commands = new CommandTail(queue.createTailer());
+        }
+        if (!archiveLooked && events != null && commandsQueue != null) {
+            // Before any event is read: the books must start from the snapshot, not take the first live day's changes first.
+            archiveLooked = true;
+            booksFromSnapshotIfArchived();
         }
     }
 
@@ -474,16 +480,19 @@ public final class Monitor implements AutoCloseable {
      * (archive leaves one past the days it moved), and only later level changes are applied.
      */
     private void booksFromSnapshotIfArchived() {
-        final boolean archived;
+        final ArchivedCycles archived;
         try {
-            archived = !ArchivedCycles.ofDataDirectory(data.root()).isEmpty();
+            archived = ArchivedCycles.ofDataDirectory(data.root());
         } catch (final IllegalStateException e) {
             System.err.println("monitor: WARNING: " + e.getMessage() + "; the books are rebuilt from the days left only");
             return;
         }
-        if (!archived) {
+        if (archived.isEmpty()) {
             return;
         }
+        // A snapshot of an archived day (or before) would miss the level changes archived after it: only later ones seed.
+        final int lastArchived = archived.cycles().stream().filter(c -> c.queue().equals("commands"))
+            .mapToInt(ArchivedCycles.Cycle::cycle).max().orElse(Integer.MIN_VALUE);
         final List<Long> snapshots;
         try {
             snapshots = SnapshotFiles.indices(data.snapshots());
@@ -492,9 +501,12 @@ public final class Monitor implements AutoCloseable {
             return;
         }
         for (final long index : snapshots) {
+            if (ArchivedCycles.cycleOfIndex(index) <= lastArchived) {
+                break; // newest first: the rest are older still
+            }
             try {
                 final MatchingEngine engine = MatchingEngine.restore(SnapshotFiles.read(data.snapshots().resolve(SnapshotFiles.name(index)),
-                    SnapshotCheck.pinned(data.snapshots(), null)));
+                    SnapshotCheck.pinned(data.snapshots(), commandsQueue)));
                 final Books seeded = SnapshotCheck.booksOf(engine);
                 model.booksFrom(index, seeded);
                 snapshotCheck.booksFrom(index, seeded);
@@ -502,10 +514,14 @@ public final class Monitor implements AutoCloseable {
             } catch (final IOException | RuntimeException e) {
                 System.err.println("monitor: snapshot 0x" + Long.toHexString(index) + " unreadable (" + e.getMessage()
                     + "), trying an older one");
+            } catch (final OutOfMemoryError e) {
+                System.err.println("monitor: snapshot 0x" + Long.toHexString(index) + " does not fit this monitor's heap (raise -Xmx"
+                    + " in JAVA_OPTS)");
+                break;
             }
         }
-        System.err.println("monitor: WARNING: the journal's first days are archived and no snapshot reads: the books shown lack the"
-            + " orders still resting from those days");
+        System.err.println("monitor: WARNING: the journal's first days are archived and no snapshot after them reads: the books"
+            + " shown lack the orders still resting from those days");
     }
 
     /**

@@ -25,7 +25,10 @@ public final class TlsChannel {
     /** Decrypted bytes the connection's input had no room for yet. Read mode. */
     private final ByteBuffer plain;
     private SSLEngine engine;
-    private boolean closed;
+    /** The peer said close_notify: nothing more comes in (TLS 1.3 may still take our last words out). */
+    private boolean peerClosed;
+    /** Encrypted bytes the socket has taken, all told: progress the write-stall clock counts even mid-record. */
+    private long sent;
 
     /** Buffers for records of up to these sizes (an engine's session packet and application buffer sizes). */
     public TlsChannel(final int packetBytes, final int applicationBytes) {
@@ -45,7 +48,7 @@ public final class TlsChannel {
      */
     public void attach(final SSLEngine engine) throws SSLException {
         this.engine = engine;
-        this.closed = false;
+        this.peerClosed = false;
         netIn.clear();
         netOut.clear().flip();
         plain.clear().flip();
@@ -66,12 +69,10 @@ public final class TlsChannel {
      */
     public int read(final SocketChannel channel, final ByteBuffer in) throws IOException {
         final int n = channel.read(netIn);
-        if (n < 0 && plain.remaining() == 0) {
-            return -1;
-        }
+        // Records still in netIn are decrypted even at the end of the stream: complete ones are the peer's last words.
         unwrap(channel);
         final int moved = moveTo(in);
-        return moved == 0 && closed && plain.remaining() == 0 ? -1 : moved;
+        return moved == 0 && plain.remaining() == 0 && (n < 0 || peerClosed) ? -1 : moved;
     }
 
     /** Plain text decrypted but not yet handed on (the input was full, or reading paused). */
@@ -102,7 +103,7 @@ public final class TlsChannel {
         }
         handshake(channel);
         int consumed = 0;
-        while (src.hasRemaining() && !closed && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
+        while (src.hasRemaining() && !engine.isOutboundDone() && engine.getHandshakeStatus() == HandshakeStatus.NOT_HANDSHAKING) {
             netOut.clear();
             final SSLEngineResult r = engine.wrap(src, netOut);
             netOut.flip();
@@ -114,6 +115,11 @@ public final class TlsChannel {
         return consumed;
     }
 
+    /** Encrypted bytes the socket has taken since this channel was made: grows while output moves, even within a record. */
+    public long bytesSent() {
+        return sent;
+    }
+
     /** Encrypted output (a handshake message, a record) still waiting for the socket. */
     public boolean hasOutput() {
         return netOut.hasRemaining();
@@ -121,6 +127,9 @@ public final class TlsChannel {
 
     /** Says goodbye the TLS way (close_notify) if the socket takes it now; the connection is closed after, whatever. */
     public void close(final SocketChannel channel) {
+        if (engine == null) {
+            return;
+        }
         try {
             engine.closeOutbound();
             if (flushNet(channel)) {
@@ -129,8 +138,8 @@ public final class TlsChannel {
                 netOut.flip();
                 flushNet(channel);
             }
-        } catch (final IOException ignored) {
-            // the connection goes anyway
+        } catch (final IOException | RuntimeException ignored) {
+            // the connection goes anyway: a goodbye that cannot be said is not worth more than the close
         }
         engine = null;
     }
@@ -147,7 +156,8 @@ public final class TlsChannel {
                     plain.flip();
                 }
                 if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
-                    closed = true;
+                    peerClosed = true;
+                    handshake(channel); // a TLS 1.2 engine answers close_notify with its own: sent now, not at our close
                     break;
                 }
                 final boolean stepped = handshake(channel);
@@ -178,10 +188,7 @@ public final class TlsChannel {
                 final SSLEngineResult r = engine.wrap(NOTHING, netOut);
                 netOut.flip();
                 did = true;
-                if (r.getStatus() == SSLEngineResult.Status.CLOSED) {
-                    closed = true;
-                }
-                if (!flushNet(channel) || closed) {
+                if (!flushNet(channel) || r.getStatus() == SSLEngineResult.Status.CLOSED) {
                     return did;
                 }
             } else {
@@ -193,9 +200,11 @@ public final class TlsChannel {
     /** Writes waiting encrypted bytes; true when none are left. */
     private boolean flushNet(final SocketChannel channel) throws IOException {
         while (netOut.hasRemaining()) {
-            if (channel.write(netOut) == 0) {
+            final int n = channel.write(netOut);
+            if (n == 0) {
                 return false;
             }
+            sent += n;
         }
         return true;
     }

@@ -48,6 +48,14 @@ public final class TlsIdentity {
     private static final Pattern PEM_KEY = Pattern.compile("-----BEGIN ([A-Z ]*)PRIVATE KEY-----([^-]*)-----END \\1PRIVATE KEY-----");
     private static final int MAX_FILE_BYTES = 1 << 20;
 
+    static {
+        // TLS 1.2 lets a client ask for handshake after handshake on one connection, each a key exchange on the serving
+        // thread; nothing a FIX or monitor client needs (TLS 1.3 has no renegotiation at all). An operator's -D wins.
+        if (System.getProperty("jdk.tls.rejectClientInitiatedRenegotiation") == null) {
+            System.setProperty("jdk.tls.rejectClientInitiatedRenegotiation", "true");
+        }
+    }
+
     private final SSLContext context;
     private final X509Certificate certificate;
     private final List<String> protocols;
@@ -215,10 +223,12 @@ public final class TlsIdentity {
             keys.init(store, transientPassword);
             final SSLContext context = SSLContext.getInstance("TLS");
             context.init(keys.getKeyManagers(), null, null);
-            final List<String> supported = Arrays.asList(context.getSupportedSSLParameters().getProtocols());
+            // The default parameters, not the supported ones: those list protocols jdk.tls.disabledAlgorithms turns off
+            // (TLSv1.1, say), which would pass here and then fail every handshake.
+            final List<String> enabled = Arrays.asList(context.getDefaultSSLParameters().getProtocols());
             for (final String p : protocols) {
-                if (!supported.contains(p)) {
-                    throw new TlsException("protocol '" + p + "' is not one this JVM offers " + supported);
+                if (!enabled.contains(p)) {
+                    throw new TlsException("protocol '" + p + "' is not one this JVM offers " + enabled);
                 }
             }
             return new TlsIdentity(context, first, protocols);
@@ -268,7 +278,7 @@ public final class TlsIdentity {
     private static String keyEntry(final KeyStore store, final Path file, final String alias) throws GeneralSecurityException,
         TlsException {
         if (alias != null) {
-            if (!store.isKeyEntry(alias)) {
+            if (!store.entryInstanceOf(alias, KeyStore.PrivateKeyEntry.class)) {
                 throw new TlsException("key store " + file + " has no private key named '" + alias + "' (it has "
                     + java.util.Collections.list(store.aliases()) + ")");
             }
@@ -276,7 +286,7 @@ public final class TlsIdentity {
         }
         final List<String> keys = new ArrayList<>();
         for (final String a : java.util.Collections.list(store.aliases())) {
-            if (store.isKeyEntry(a)) {
+            if (store.entryInstanceOf(a, KeyStore.PrivateKeyEntry.class)) {
                 keys.add(a);
             }
         }

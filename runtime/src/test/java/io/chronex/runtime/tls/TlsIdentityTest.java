@@ -79,6 +79,10 @@ class TlsIdentityTest {
         final TlsIdentity.TlsException e = assertThrows(TlsIdentity.TlsException.class,
             () -> TlsIdentity.fromPem(server.certificatePem(), server.privateKeyPem(), List.of("TLSv9")));
         assertTrue(e.getMessage().contains("protocol 'TLSv9' is not one this JVM offers"), e.getMessage());
+        // Supported by the JVM but turned off by jdk.tls.disabledAlgorithms: every handshake would fail, so the start does.
+        final TlsIdentity.TlsException old = assertThrows(TlsIdentity.TlsException.class,
+            () -> TlsIdentity.fromPem(server.certificatePem(), server.privateKeyPem(), List.of("TLSv1.1")));
+        assertTrue(old.getMessage().contains("protocol 'TLSv1.1' is not one this JVM offers"), old.getMessage());
     }
 
     @Test
