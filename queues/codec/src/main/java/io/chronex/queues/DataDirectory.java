@@ -46,6 +46,8 @@ public final class DataDirectory {
     public static final int MAX_GATEWAY_ID = 999;
 
     private final Path root;
+    /** What messages call this directory (a history view's temporary root is not where the user's data is). */
+    private final Path shownAs;
     /** Decides when the queues roll to a new day's file; null for the system clock. */
     private final TimeProvider clock;
     /** Opened by {@link #openReadOnly}: its queues are mapped read-only, so this process cannot append or change them. */
@@ -58,10 +60,15 @@ public final class DataDirectory {
     }
 
     private DataDirectory(final Path root, final TimeProvider clock, final boolean readOnly, final boolean view) {
+        this(root, clock, readOnly, view, root);
+    }
+
+    private DataDirectory(final Path root, final TimeProvider clock, final boolean readOnly, final boolean view, final Path shownAs) {
         this.root = root;
         this.clock = clock;
         this.readOnly = readOnly;
         this.view = view;
+        this.shownAs = shownAs;
     }
 
     /**
@@ -69,9 +76,9 @@ public final class DataDirectory {
      * {@code metadata.cq4t}: a read-only queue without one lists the cycle files in its folder, where a copy of the live
      * queue's metadata would name the live queue's first cycle and hide the archived ones.
      */
-    static DataDirectory view(final Path assembled) {
+    static DataDirectory view(final Path assembled, final Path dataDirectory) {
         final DataDirectory checked = openReadOnly(assembled);
-        return new DataDirectory(checked.root, null, true, true);
+        return new DataDirectory(checked.root, null, true, true, dataDirectory);
     }
 
     /**
@@ -214,6 +221,11 @@ public final class DataDirectory {
 
     public Path root() {
         return root;
+    }
+
+    /** The directory to name in messages: the data directory a history view was assembled for, else {@link #root}. */
+    public Path shownAs() {
+        return shownAs;
     }
 
     public Path snapshots() {

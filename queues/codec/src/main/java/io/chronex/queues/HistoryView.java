@@ -57,7 +57,7 @@ public final class HistoryView implements AutoCloseable {
         try {
             temporary = Files.createTempDirectory("chronex-history-");
             assemble(live.root(), archived, temporary);
-            return new HistoryView(DataDirectory.view(temporary), temporary);
+            return new HistoryView(DataDirectory.view(temporary, live.root()), temporary);
         } catch (final IOException | RuntimeException e) {
             deleteQuietly(temporary);
             if (e instanceof Args.UsageException usage) {

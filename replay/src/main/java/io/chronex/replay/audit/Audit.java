@@ -264,7 +264,7 @@ public final class Audit {
             }
         }
         if (inForce == null) {
-            out.println("the journal of " + data.root() + " records no configuration (no engine has started on it, or it was written"
+            out.println("the journal of " + data.shownAs() + " records no configuration (no engine has started on it, or it was written"
                 + " before the journal recorded one)");
             out.println("RESULT records=" + journal.entries().size() + " taken=0");
             return 1;

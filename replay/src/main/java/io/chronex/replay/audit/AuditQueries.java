@@ -95,7 +95,7 @@ final class AuditQueries {
             out.println(line(rec));
         });
         if (read < 0) {
-            out.println("no order " + orderId + " was accepted in " + data.root());
+            out.println("no order " + orderId + " was accepted in " + data.shownAs());
             out.println("RESULT records=0 results_read=0");
             return 0;
         }

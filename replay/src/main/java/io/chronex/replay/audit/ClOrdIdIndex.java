@@ -52,7 +52,7 @@ final class ClOrdIdIndex {
         index.load(out);
         final long before = index.readThrough;
         if (!index.extend(data)) {
-            out.println("note: rebuilding the ClOrdID index " + index.file + ": its last entry is not in " + data.root() + "'s events");
+            out.println("note: rebuilding the ClOrdID index " + index.file + ": its last entry is not in " + data.shownAs() + "'s events");
             index.readThrough = -1;
             index.stored = LongBuffer.allocate(0);
             index.count = 0;

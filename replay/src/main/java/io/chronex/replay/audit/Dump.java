@@ -43,7 +43,7 @@ final class Dump {
         try (SingleChronicleQueue queue = events ? data.events() : data.commands()) {
             final ExcerptTailer tailer = queue.createTailer();
             if (from >= 0 && !tailer.moveToIndex(from)) {
-                throw new io.chronex.runtime.Args.UsageException("no excerpt at index 0x" + Long.toHexString(from) + " in " + data.root()
+                throw new io.chronex.runtime.Args.UsageException("no excerpt at index 0x" + Long.toHexString(from) + " in " + data.shownAs()
                     .resolve(events ? "events" : "commands"));
             }
             final Command command = new Command();

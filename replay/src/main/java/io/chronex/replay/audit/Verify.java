@@ -83,7 +83,7 @@ final class Verify {
         final Path pin = data.snapshots().resolve(SnapshotFiles.CONFIG_HASH);
         final String hash = Long.toHexString(MatchingEngine.configHash(config));
         if (!Files.exists(pin)) {
-            out.println("note: " + data.root() + " has no " + SnapshotFiles.CONFIG_HASH + " (no engine ever started on it): verifying"
+            out.println("note: " + data.shownAs() + " has no " + SnapshotFiles.CONFIG_HASH + " (no engine ever started on it): verifying"
                 + " under " + configFile + " as given");
             return;
         }
@@ -94,7 +94,7 @@ final class Verify {
             throw new Args.UsageException("cannot read " + pin + ": " + e.getMessage());
         }
         if (!pinned.equals(hash)) {
-            throw new Args.UsageException(configFile + " is not the configuration " + data.root() + " was started with (its hash is "
+            throw new Args.UsageException(configFile + " is not the configuration " + data.shownAs() + " was started with (its hash is "
                 + hash + ", the directory is pinned to " + pinned + "): a re-execution under it would verify another engine");
         }
     }

@@ -163,6 +163,9 @@ class ArchiveTest {
                 dir, "--order-id", Integer.toString(order));
             assertTrue(after.contains(before[order - 1].strip()), "order " + order + " before:\n" + before[order - 1] + "after:\n" + after);
         }
+        // What the tools say names the data directory, not the temporary view they read the archive through.
+        final String none = AuditJournals.audit(0, "order", "--data-dir", dir, "--order-id", "987654321");
+        assertTrue(none.contains("no order 987654321 was accepted in " + data.root()), none);
         final String verify = AuditJournals.audit(0, "verify", "--data-dir", dir, "--threads", "1");
         assertTrue(verify.contains(" mismatches=0 first_mismatch_index=- unanswered=0"), verify);
 
