@@ -2,9 +2,10 @@ package io.chronex.gateway;
 
 import io.chronex.testing.Await;
 import io.chronex.testing.TestCertificates;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import quickfix.Message;
 import quickfix.field.AvgPx;
@@ -40,8 +41,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The FIX port over TLS: QuickFIX/J clients, set up as their users set them up (SocketUseSSL, a trust store
  * holding the exchange's certificate, the host name checked against it), run the order scenario through a
- * real gateway and engine; a client that speaks plain FIX to the TLS port is cut off without disturbing them.
+ * real gateway and engine; a client that speaks plain FIX to the TLS port is cut off without disturbing them. One exchange
+ * for the class (each test leaves ALICE and BOB logged on), verified once at the end.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GatewayTlsTest {
     private static final String SESSIONS = """
           - {senderCompId: ALICE, password: alice-secret, account: 1}
@@ -49,13 +52,13 @@ class GatewayTlsTest {
         """;
 
     @TempDir
-    Path tmp;
+    static Path tmp;
     private Exchange exchange;
     private QfjClient alice;
     private QfjClient bob;
     private Map<String, String> tls;
 
-    @BeforeEach
+    @BeforeAll
     void start() throws Exception {
         final TestCertificates.Generated certificates = TestCertificates.create(tmp, 30);
         exchange = new Exchange(tmp, SESSIONS, "logonTimeoutSeconds: 2\ntls:\n  certificate: " + certificates.certificatePem()
@@ -70,7 +73,7 @@ class GatewayTlsTest {
         bob.awaitLogon();
     }
 
-    @AfterEach
+    @AfterAll
     void stop() throws Exception {
         if (alice != null) {
             alice.close();
@@ -78,7 +81,9 @@ class GatewayTlsTest {
         if (bob != null) {
             bob.close();
         }
-        exchange.close();
+        if (exchange != null) {
+            exchange.close();
+        }
     }
 
     @Test
@@ -154,7 +159,8 @@ class GatewayTlsTest {
         }
         Await.until("the gateway says why it dropped the plain connection", 20,
             () -> exchange.gatewayLog().matches("(?s).*connection [^ ]+ disconnected: TLS: .*"));
-        alice.send(order("A9", Side.BUY, "ACME", "1", "99.00", TimeInForce.DAY));
-        expectReport(alice.next(), "A9", ExecType.NEW, OrdStatus.NEW, 0, 1);
+        // GLOBEX, so that whichever test runs first leaves nothing in the other's book.
+        alice.send(order("G1", Side.BUY, "GLOBEX", "1", "24.00", TimeInForce.DAY));
+        expectReport(alice.next(), "G1", ExecType.NEW, OrdStatus.NEW, 0, 1);
     }
 }

@@ -159,8 +159,11 @@ class ArchiveTest {
 
         // Done when: bin/audit order, run as bin/audit runs, answers for the archived day exactly as before.
         for (int order = 1; order <= before.length; order++) {
-            final String after = run(io.chronex.replay.audit.Audit.class.getName(), 0, "audit-order-" + order, "order", "--data-dir",
-                dir, "--order-id", Integer.toString(order));
+            // The first as its own process, as bin/audit runs (the view's temporary directory made and removed there); the rest
+            // in this JVM, which reads the archive the same way at less cost to the suite.
+            final String after = order == 1 ? run(io.chronex.replay.audit.Audit.class.getName(), 0, "audit-order-" + order, "order",
+                "--data-dir", dir, "--order-id", Integer.toString(order))
+                : AuditJournals.audit(0, "order", "--data-dir", dir, "--order-id", Integer.toString(order));
             assertTrue(after.contains(before[order - 1].strip()), "order " + order + " before:\n" + before[order - 1] + "after:\n" + after);
         }
         // What the tools say names the data directory, not the temporary view they read the archive through.
