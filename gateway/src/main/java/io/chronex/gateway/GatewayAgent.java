@@ -2,9 +2,12 @@ package io.chronex.gateway;
 
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.RunFiles;
+import io.chronex.runtime.tls.TlsIdentity;
 import org.agrona.concurrent.Agent;
 
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 
 /**
  * bin/gateway's loop as an Agrona agent: one {@link Gateway#doWork} pass per duty cycle and a status
@@ -17,11 +20,16 @@ final class GatewayAgent implements Agent {
     private final RunFiles log;
     private final String startedLine;
     private final DutyCycle.StatusClock status = DutyCycle.StatusClock.everyMinute();
+    /** Null on a plain port; its certificate's end is warned of from {@link #EXPIRY_NOTICE} before, once an hour. */
+    private final TlsIdentity tls;
+    private static final Duration EXPIRY_NOTICE = Duration.ofDays(14);
+    private long statusLines;
     /** A pass failed: the stop is not a clean one, and its last line must say so (scripts grep "gateway N stopping:"). */
     private boolean failed;
 
-    GatewayAgent(final Gateway gateway, final int id, final RunFiles log, final String startedLine) {
+    GatewayAgent(final Gateway gateway, final int id, final RunFiles log, final String startedLine, final TlsIdentity tls) {
         this.gateway = gateway;
+        this.tls = tls;
         this.id = id;
         this.log = log;
         this.startedLine = startedLine;
@@ -36,6 +44,14 @@ final class GatewayAgent implements Agent {
     @Override
     public void onStart() {
         log.log("%s", startedLine);
+        warnOfExpiry();
+    }
+
+    private void warnOfExpiry() {
+        final String warning = tls == null ? null : tls.expiryWarning(Instant.now(), EXPIRY_NOTICE);
+        if (warning != null) {
+            log.log("warning: %s", warning);
+        }
     }
 
     @Override
@@ -49,6 +65,9 @@ final class GatewayAgent implements Agent {
         }
         if (status.due()) {
             log.log("status: %s", gateway.status());
+            if (++statusLines % 60 == 0) {
+                warnOfExpiry();
+            }
         }
         return work;
     }

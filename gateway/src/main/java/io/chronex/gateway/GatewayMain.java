@@ -165,7 +165,7 @@ public final class GatewayMain {
             + " listening on %s:%d (%s) as %s, %d sessions, idle %s, storage reserve %d MiB", id, Tool.version(),
             System.getProperty("java.version"), data.root(), config.bind(), gateway.port(),
             config.tls() == null ? "plain TCP" : "TLS: " + config.tls().describe(), config.compId(), config.sessionsOf(id).size(),
-            idleName, storageReserve >> 20));
+            idleName, storageReserve >> 20), config.tls());
     }
 
 }

@@ -60,7 +60,8 @@ class GatewayTlsTest {
 
     @BeforeAll
     void start() throws Exception {
-        final TestCertificates.Generated certificates = TestCertificates.create(tmp, 30);
+        // Ten days: within the fortnight the gateway warns of a certificate's end in.
+        final TestCertificates.Generated certificates = TestCertificates.create(tmp, 10);
         exchange = new Exchange(tmp, SESSIONS, "logonTimeoutSeconds: 2\ntls:\n  certificate: " + certificates.certificatePem()
             .getFileName() + "\n  privateKey: " + certificates.privateKeyPem().getFileName() + "\n");
         exchange.startEngine();
@@ -89,6 +90,7 @@ class GatewayTlsTest {
     @Test
     void quickFixJClientsOverTlsRunTheOrderScenario() throws Exception {
         assertTrue(exchange.gatewayLog().contains("(TLS: CN=localhost, valid until "), exchange.gatewayLog());
+        assertTrue(exchange.gatewayLog().contains("warning: the TLS certificate for CN=localhost ends at "), exchange.gatewayLog());
         alice.send(order("A1", Side.BUY, "ACME", "10", "100.00", TimeInForce.DAY));
         expectReport(alice.next(), "A1", ExecType.NEW, OrdStatus.NEW, 0, 10);
         bob.send(order("B1", Side.SELL, "ACME", "4", "100.00", TimeInForce.DAY));

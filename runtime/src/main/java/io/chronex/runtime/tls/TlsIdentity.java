@@ -200,6 +200,23 @@ public final class TlsIdentity {
         return certificate;
     }
 
+    /**
+     * A warning when the certificate has ended or ends within {@code within} of {@code now} (clients refuse it from then on:
+     * it is checked at start only), else null.
+     */
+    public String expiryWarning(final Instant now, final java.time.Duration within) {
+        final Instant end = certificate.getNotAfter().toInstant();
+        if (now.isAfter(end)) {
+            return "the TLS certificate for " + certificate.getSubjectX500Principal().getName() + " ended at " + end
+                + ": every new connection's handshake fails; renew it and restart";
+        }
+        if (now.plus(within).isAfter(end)) {
+            return "the TLS certificate for " + certificate.getSubjectX500Principal().getName() + " ends at " + end + " (in "
+                + java.time.Duration.between(now, end).toHours() + " h): renew it and restart before then";
+        }
+        return null;
+    }
+
     /** One line for a process's start-up output: whose certificate, until when, which protocols. */
     public String describe() {
         return certificate.getSubjectX500Principal().getName() + ", valid until " + certificate.getNotAfter().toInstant() + ", "

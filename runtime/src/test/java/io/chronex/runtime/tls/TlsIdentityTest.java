@@ -40,6 +40,17 @@ class TlsIdentityTest {
     }
 
     @Test
+    void theCertificatesEndIsWarnedOfBeforeItComes() throws Exception {
+        final TlsIdentity identity = TlsIdentity.fromPem(server.certificatePem(), server.privateKeyPem(), List.of());
+        final java.time.Instant end = identity.certificate().getNotAfter().toInstant();
+        assertEquals(null, identity.expiryWarning(end.minus(java.time.Duration.ofDays(15)), java.time.Duration.ofDays(14)));
+        final String soon = identity.expiryWarning(end.minus(java.time.Duration.ofDays(2)), java.time.Duration.ofDays(14));
+        assertTrue(soon.contains("CN=localhost ends at " + end + " (in 48 h): renew it and restart before then"), soon);
+        final String past = identity.expiryWarning(end.plusSeconds(1), java.time.Duration.ofDays(14));
+        assertTrue(past.contains("ended at " + end + ": every new connection's handshake fails"), past);
+    }
+
+    @Test
     void aWrongPasswordIsSaidSo() {
         final TlsIdentity.TlsException e = assertThrows(TlsIdentity.TlsException.class,
             () -> TlsIdentity.fromKeyStore(server.keyStore(), "wrong".toCharArray(), null, List.of()));
