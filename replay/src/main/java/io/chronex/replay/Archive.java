@@ -84,12 +84,19 @@ final class Archive {
         final int before = beforeCycle(args.required("--before", "2026-11-28"));
         final Path archive = archiveDir(dir, args.path("--to", dir.resolve("archive")));
         final DataDirectory data = DataDirectory.openReadOnly(dir);
-        try (FileChannel lockFile = FileChannel.open(dir.resolve(".chronex-archive.lock"), StandardOpenOption.CREATE,
+        try (FileChannel lockFile = FileChannel.open(dir.resolve(ArchivedCycles.LOCK), StandardOpenOption.CREATE,
             StandardOpenOption.WRITE); FileLock lock = lockFile.tryLock()) {
             if (lock == null) {
-                throw new Args.UsageException("another bin/admin archive is running on " + dir);
+                throw new Args.UsageException("another bin/admin archive, or a bin/audit or bin/journal-summary reading the history of "
+                    + dir + ", holds " + dir.resolve(ArchivedCycles.LOCK) + ": run this again when it has finished");
             }
             refuseServedByReaders(dir);
+            if (!args.flag("--dry-run")) {
+                // What a killed run left is finished first, and every process told which days are left, before the days to
+                // move are chosen (a day whose original the finish deletes must not be chosen again) and the configuration
+                // records read (a stale listing would hide the journal's first live day from them).
+                finishInterrupted(data, archive, out);
+            }
             final long snapshotIndex = newestSnapshot(data);
             final int snapshotCycle = ArchivedCycles.cycleOfIndex(snapshotIndex);
             final int today = (int) Math.floorDiv(System.currentTimeMillis(), DAY_MILLIS);
@@ -116,10 +123,6 @@ final class Archive {
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
         }
-        final int finished = cycles.finishInterrupted();
-        if (finished > 0) {
-            out.println("finished an interrupted run: " + finished + " archived file(s) whose original was still in place removed");
-        }
         keepConfigRecords(data, moves);
         long bytes = 0;
         long stored = 0;
@@ -133,6 +136,8 @@ final class Archive {
                 bytes += cycle.bytes();
                 stored += size;
                 archived++;
+                // At once, not only at the end: a kill later must not leave readers with a first day that is gone.
+                refreshListings(data.root());
             }
         } catch (final IOException e) {
             throw new Tool.Failure("stopped after " + archived + " of " + moves.size() + " files: " + e.getMessage());
@@ -141,6 +146,23 @@ final class Archive {
         }
         out.println("RESULT archived=" + archived + " bytes=" + bytes + " stored=" + stored + " archive=" + archive);
         return 0;
+    }
+
+    private static void finishInterrupted(final DataDirectory data, final Path archive, final PrintStream out) throws IOException {
+        if (!Files.isDirectory(archive)) {
+            return;
+        }
+        final CycleArchive cycles;
+        try {
+            cycles = new CycleArchive(data.root(), archive);
+        } catch (final IllegalStateException e) {
+            throw new Args.UsageException(e.getMessage());
+        }
+        final int finished = cycles.finishInterrupted();
+        if (finished > 0) {
+            out.println("finished an interrupted run: " + finished + " archived file(s) whose original was still in place removed");
+        }
+        refreshListings(data.root());
     }
 
     /** A UTC day as a FAST_DAILY cycle number (days since 1970-01-01). */
@@ -245,8 +267,15 @@ final class Archive {
             return;
         }
         final Map<Long, byte[]> records = new TreeMap<>();
+        final JournalConfig journal = JournalConfig.ofDirectory(data);
+        if (journal.first() == null) {
+            // Every engine of this build records its configuration before it answers anything: none found means the journal
+            // was not read whole, and days that go must not take records nobody kept.
+            throw new Tool.Failure("no configuration record found in the journal of " + data.root() + ": nothing archived (start the"
+                + " engine once with this build, which records one, and archive again)");
+        }
         try (SingleChronicleQueue commands = data.commands(); ExcerptTailer tailer = commands.createTailer()) {
-            for (final JournalConfig.Entry entry : JournalConfig.ofDirectory(data).entries()) {
+            for (final JournalConfig.Entry entry : journal.entries()) {
                 if (!going.contains(ArchivedCycles.cycleOfIndex(entry.index()))) {
                     continue;
                 }

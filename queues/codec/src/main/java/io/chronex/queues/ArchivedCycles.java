@@ -26,6 +26,8 @@ import java.util.zip.CRC32;
 public final class ArchivedCycles {
     /** The list in a data directory. */
     public static final String FILE = "archived-cycles";
+    /** In the data directory: bin/admin archive holds it exclusively while it moves days, readers of the history shared. */
+    public static final String LOCK = ".chronex-archive.lock";
     /** The list in an archive. */
     public static final String MANIFEST = "manifest";
     /** The queues whose past cycles are archived. */

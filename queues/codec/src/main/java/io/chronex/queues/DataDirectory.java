@@ -154,6 +154,10 @@ public final class DataDirectory {
                     Files.createDirectories(root.resolve("commands"));
                     Files.createDirectories(root.resolve("events"));
                     Files.createDirectories(root.resolve("snapshots"));
+                    if (!Files.exists(root.resolve(ArchivedCycles.LOCK))) {
+                        // Made by writers, so readers of the history (who create nothing) always find it to share.
+                        Files.createFile(root.resolve(ArchivedCycles.LOCK));
+                    }
                 }
             }
             return new DataDirectory(root, null, false);

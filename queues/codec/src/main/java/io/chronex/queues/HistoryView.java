@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileVisitResult;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -32,10 +34,13 @@ public final class HistoryView implements AutoCloseable {
 
     private final DataDirectory data;
     private final Path temporary;
+    /** Shared on {@link ArchivedCycles#LOCK} for the view's life, so bin/admin archive cannot delete a day it reads; or null. */
+    private final FileLock lock;
 
-    private HistoryView(final DataDirectory data, final Path temporary) {
+    private HistoryView(final DataDirectory data, final Path temporary, final FileLock lock) {
         this.data = data;
         this.temporary = temporary;
+        this.lock = lock;
     }
 
     /**
@@ -44,22 +49,27 @@ public final class HistoryView implements AutoCloseable {
      */
     public static HistoryView open(final Path dir) {
         final DataDirectory live = DataDirectory.openReadOnly(dir);
+        // Taken before the list is read: a day listed and deleted between the list and the directory would be in neither, and
+        // Chronicle passes over a missing day without a word.
+        final FileLock lock = shareArchiveLock(live.root());
         final ArchivedCycles archived;
         try {
             archived = ArchivedCycles.ofDataDirectory(live.root());
         } catch (final IllegalStateException e) {
+            release(lock);
             throw new Args.UsageException(e.getMessage());
         }
         if (archived.isEmpty()) {
-            return new HistoryView(live, null);
+            return new HistoryView(live, null, lock);
         }
         Path temporary = null;
         try {
             temporary = Files.createTempDirectory("chronex-history-");
             assemble(live.root(), archived, temporary);
-            return new HistoryView(DataDirectory.view(temporary, live.root()), temporary);
+            return new HistoryView(DataDirectory.view(temporary, live.root()), temporary, lock);
         } catch (final IOException | RuntimeException e) {
             deleteQuietly(temporary);
+            release(lock);
             if (e instanceof Args.UsageException usage) {
                 throw usage;
             }
@@ -81,6 +91,50 @@ public final class HistoryView implements AutoCloseable {
     @Override
     public void close() {
         deleteQuietly(temporary);
+        release(lock);
+    }
+
+    /**
+     * A shared lock on the data directory's archive lock, or null where none can be had (no such file: a directory no writer
+     * of this build has opened, which nothing has archived; or this JVM holds it already, for another view). Refused while
+     * bin/admin archive holds it.
+     */
+    private static FileLock shareArchiveLock(final Path root) {
+        final Path file = root.resolve(ArchivedCycles.LOCK);
+        final FileChannel channel;
+        try {
+            // Opened, never created: a reader creates nothing (writers make the file when they open the directory).
+            channel = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (final IOException e) {
+            return null;
+        }
+        try {
+            final FileLock lock = channel.tryLock(0, Long.MAX_VALUE, true);
+            if (lock == null) {
+                channel.close();
+                throw new Args.UsageException("bin/admin archive is moving past days of " + root + " now: run this again when it has"
+                    + " finished");
+            }
+            return lock;
+        } catch (final OverlappingFileLockException | IOException e) {
+            try {
+                channel.close();
+            } catch (final IOException ignored) {
+                // nothing held
+            }
+            return null;
+        }
+    }
+
+    private static void release(final FileLock lock) {
+        if (lock == null) {
+            return;
+        }
+        try {
+            lock.channel().close();
+        } catch (final IOException ignored) {
+            // the lock goes with the process anyway
+        }
     }
 
     private static void assemble(final Path root, final ArchivedCycles archived, final Path view) throws IOException {

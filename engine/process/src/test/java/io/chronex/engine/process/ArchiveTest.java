@@ -157,6 +157,13 @@ class ArchiveTest {
         assertEquals(initial, JournalConfig.ofDirectory(DataDirectory.openReadOnly(data.root())).first(),
             "the configuration the history starts under, although its day is archived");
 
+        // While a reader holds a view of the history, no archive run may delete a day under it.
+        try (HistoryView reading = HistoryView.open(data.root())) {
+            assertTrue(reading.includesArchive());
+            final String busy = run(admin, 2, "refused-reader", "--data-dir", dir, "archive", "--before", "2026-11-21");
+            assertTrue(busy.contains("or a bin/audit or bin/journal-summary reading the history of"), busy);
+        }
+
         // Done when: bin/audit order, run as bin/audit runs, answers for the archived day exactly as before.
         for (int order = 1; order <= before.length; order++) {
             // The first as its own process, as bin/audit runs (the view's temporary directory made and removed there); the rest
