@@ -101,11 +101,18 @@ public final class CycleArchive {
         final Path partial = dir.resolve(storedName + PARTIAL);
         final MessageDigest digest = HistoryView.sha256();
         final long bytes;
-        try (InputStream in = new DigestInputStream(Files.newInputStream(original), digest);
-             OutputStream raw = Files.newOutputStream(partial, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                 StandardOpenOption.WRITE);
-             OutputStream out = compress ? new GZIPOutputStream(raw, BUFFER) : raw) {
-            bytes = in.transferTo(out);
+        Files.deleteIfExists(partial);
+        if (compress) {
+            try (InputStream in = new DigestInputStream(Files.newInputStream(original), digest);
+                 OutputStream out = new GZIPOutputStream(Files.newOutputStream(partial, StandardOpenOption.CREATE_NEW,
+                     StandardOpenOption.WRITE), BUFFER)) {
+                bytes = in.transferTo(out);
+            }
+        } else {
+            // Holes kept: a day file is mostly preallocated zeros, which a plain copy would write out in full.
+            try (InputStream in = Files.newInputStream(original)) {
+                bytes = HistoryView.writeSparse(in, partial, digest);
+            }
         }
         force(partial);
         final ArchivedCycles.Cycle cycle = new ArchivedCycles.Cycle(queue, file, storedName, bytes,

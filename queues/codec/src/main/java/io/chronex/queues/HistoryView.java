@@ -197,8 +197,19 @@ public final class HistoryView implements AutoCloseable {
     /** Unpacks a gzip file, leaving runs of zeros as holes (a cycle file is mostly preallocated zeros); returns the SHA-256. */
     static String unpack(final Path gzip, final Path target) throws IOException {
         final MessageDigest digest = sha256();
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(gzip), BLOCK);
-             FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(gzip), BLOCK)) {
+            writeSparse(in, target, digest);
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /**
+     * Writes what {@code in} gives to {@code target} (created, not there before), leaving blocks of zeros as holes: a day file
+     * is mostly Chronicle's preallocated zeros, which would otherwise take their whole size on disk. Every byte goes through
+     * {@code digest}; returns the length written.
+     */
+    static long writeSparse(final InputStream in, final Path target, final MessageDigest digest) throws IOException {
+        try (FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             final byte[] block = new byte[BLOCK];
             long position = 0;
             while (true) {
@@ -219,8 +230,8 @@ public final class HistoryView implements AutoCloseable {
             if (out.size() < position) {
                 out.write(ByteBuffer.allocate(1), position - 1); // a file that ends in zeros still has its whole length
             }
+            return position;
         }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static boolean allZero(final byte[] block, final int n) {
