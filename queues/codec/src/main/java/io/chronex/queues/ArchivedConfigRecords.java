@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.zip.CRC32;
 
 /**
  * The configuration records of journal cycles {@code bin/admin archive} moved away, byte for byte as journalled, kept in
@@ -43,13 +42,12 @@ public final class ArchivedConfigRecords {
             return new ArchivedConfigRecords(records);
         }
         try {
-            final String text = Files.readString(file, StandardCharsets.US_ASCII);
-            final int checkAt = text.lastIndexOf("check ");
-            if (checkAt < 0 || !text.substring(checkAt).trim().equals("check " + Long.toHexString(check(text.substring(0, checkAt))))) {
+            final String body = WholeFile.checkedBody(Files.readString(file, StandardCharsets.US_ASCII));
+            if (body == null) {
                 throw new IllegalStateException(file + " does not read whole: it holds the configuration records of archived journal"
                     + " cycles; restore it from a backup, or put the archived cycles back (docs/operating.md, Archiving past days)");
             }
-            for (final String line : text.substring(0, checkAt).split("\n")) {
+            for (final String line : body.split("\n")) {
                 if (line.isEmpty()) {
                     continue;
                 }
@@ -72,20 +70,12 @@ public final class ArchivedConfigRecords {
         final StringBuilder text = new StringBuilder();
         all.forEach((index, bytes) -> text.append("record ").append(Long.toHexString(index)).append(' ')
             .append(Base64.getEncoder().encodeToString(bytes)).append('\n'));
-        final long check = check(text.toString());
-        text.append("check ").append(Long.toHexString(check)).append('\n');
-        WholeFile.write(file, text.toString());
+        WholeFile.writeChecked(file, text.toString());
         return new ArchivedConfigRecords(all);
     }
 
     /** Journal index to the record's bytes, in journal order. */
     public Map<Long, byte[]> records() {
         return records;
-    }
-
-    private static long check(final String text) {
-        final CRC32 crc = new CRC32();
-        crc.update(text.getBytes(StandardCharsets.US_ASCII));
-        return crc.getValue();
     }
 }

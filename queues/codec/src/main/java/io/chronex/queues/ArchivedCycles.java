@@ -13,7 +13,6 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.zip.CRC32;
 
 /**
  * Which past cycles (a day's file each) of a data directory's queues {@code bin/admin archive} moved away, and where to:
@@ -99,15 +98,14 @@ public final class ArchivedCycles {
             return new ArchivedCycles(null, List.of());
         }
         try {
-            final List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-            final String body = String.join("\n", lines.subList(0, Math.max(0, lines.size() - 1))) + "\n";
-            if (lines.size() < 2 || !lines.get(0).startsWith(key + " ")
-                || !lines.get(lines.size() - 1).equals("check " + Long.toHexString(check(body)))) {
+            final String body = WholeFile.checkedBody(Files.readString(file, StandardCharsets.UTF_8));
+            if (body == null || !body.startsWith(key + " ")) {
                 throw new IllegalStateException(file + " does not read whole (its check line does not match): bin/admin archive"
                     + " writes it whole, so it was changed by hand or damaged; the archive's " + MANIFEST + " lists the same cycles");
             }
+            final List<String> lines = body.lines().toList();
             final List<Cycle> cycles = new ArrayList<>();
-            for (final String line : lines.subList(1, lines.size() - 1)) {
+            for (final String line : lines.subList(1, lines.size())) {
                 final String[] w = line.split(" ");
                 if (w.length != 6 || !w[0].equals("cycle") || !QUEUES.contains(w[1]) || cycleOf(w[2]).isEmpty()) {
                     throw new IllegalStateException(file + ": not a cycle line: " + line);
@@ -136,15 +134,7 @@ public final class ArchivedCycles {
             text.append("cycle ").append(c.queue()).append(' ').append(c.file()).append(' ').append(c.stored()).append(' ')
                 .append(c.bytes()).append(' ').append(c.sha256()).append('\n');
         }
-        final long check = check(text.toString());
-        text.append("check ").append(Long.toHexString(check)).append('\n');
-        WholeFile.write(file, text.toString());
-    }
-
-    private static long check(final String text) {
-        final CRC32 crc = new CRC32();
-        crc.update(text.getBytes(StandardCharsets.UTF_8));
-        return crc.getValue();
+        WholeFile.writeChecked(file, text.toString());
     }
 
     /** The other side: the archive directory (for a data directory's list), or the data directory (for a manifest); null if none. */

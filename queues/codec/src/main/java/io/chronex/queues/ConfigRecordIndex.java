@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 
 /**
  * Where the journal's configuration records are ({@code DATA/snapshots/config-records}), so that finding them does not
@@ -30,9 +29,9 @@ public record ConfigRecordIndex(List<Long> records, long through) {
             if (file == null || !Files.isRegularFile(file) || Files.size(file) > 1 << 20) {
                 return null;
             }
-            final List<String> lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
-            if (lines.size() != 3 || !lines.get(0).startsWith("records") || !lines.get(1).startsWith("through ")
-                || !lines.get(2).equals("check " + Long.toHexString(check(lines.get(0) + "\n" + lines.get(1) + "\n")))) {
+            final String body = WholeFile.checkedBody(Files.readString(file, StandardCharsets.US_ASCII));
+            final List<String> lines = body == null ? List.of() : body.lines().toList();
+            if (lines.size() != 2 || !lines.get(0).startsWith("records") || !lines.get(1).startsWith("through ")) {
                 return null;
             }
             final List<Long> records = new ArrayList<>();
@@ -52,14 +51,6 @@ public record ConfigRecordIndex(List<Long> records, long through) {
         final StringBuilder text = new StringBuilder("records");
         records.forEach(index -> text.append(' ').append(Long.toHexString(index)));
         text.append("\nthrough ").append(Long.toHexString(through)).append('\n');
-        final long check = check(text.toString());
-        text.append("check ").append(Long.toHexString(check)).append('\n');
-        WholeFile.write(file, text.toString());
-    }
-
-    private static long check(final String text) {
-        final CRC32 crc = new CRC32();
-        crc.update(text.getBytes(StandardCharsets.US_ASCII));
-        return crc.getValue();
+        WholeFile.writeChecked(file, text.toString());
     }
 }
