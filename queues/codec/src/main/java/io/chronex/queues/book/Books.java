@@ -186,6 +186,47 @@ public final class Books {
         }
     }
 
+    /** Writes every book (symbols ascending, each side best first) for {@link #readFrom}: a reader's checkpoint. */
+    public void writeTo(final java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(symbols.length);
+        for (final int symbol : symbols) {
+            out.writeInt(symbol);
+            final Book book = books.get(symbol);
+            for (final Side side : Side.values()) {
+                final Levels levels = book.levels(side);
+                out.writeInt(levels.size());
+                for (int rank = 0; rank < levels.size(); rank++) {
+                    out.writeLong(levels.price(rank));
+                    out.writeLong(levels.quantity(rank));
+                    out.writeInt(levels.orders(rank));
+                }
+            }
+        }
+    }
+
+    /** Becomes what {@link #writeTo} wrote; an IllegalArgumentException when the bytes cannot be books. */
+    public void readFrom(final java.nio.ByteBuffer in) {
+        for (final int symbol : symbols()) {
+            book(symbol).clear();
+        }
+        final int count = in.getInt();
+        if (count < 0 || count > in.remaining() / Integer.BYTES) {
+            throw new IllegalArgumentException("books: " + count + " symbols cannot be");
+        }
+        for (int i = 0; i < count; i++) {
+            final Book book = bookOrNew(in.getInt());
+            for (final Side side : Side.values()) {
+                final int levels = in.getInt();
+                if (levels < 0 || levels > in.remaining() / 20) {
+                    throw new IllegalArgumentException("books: " + levels + " levels cannot be");
+                }
+                for (int rank = 0; rank < levels; rank++) {
+                    book.levels(side).apply(in.getLong(), in.getLong(), in.getInt());
+                }
+            }
+        }
+    }
+
     /** The symbol's book, or null when no level of it was ever seen. */
     public Book book(final int symbol) {
         return books.get(symbol);
