@@ -28,8 +28,9 @@ import java.nio.file.StandardCopyOption;
  * again from its journalled commands (claims) and the events it has answered (releases, by the
  * live path's own rule, {@link ClOrdIdReleases}), into a scratch table. At start the real table
  * must hold every one of them; {@code bin/gateway --rebuild-clordids} installs the scratch table
- * in its place. It also walks the whole commands journal once, so recovery learns from it how far
- * the journal can be read and whether this gateway ever journalled anything.
+ * in its place. It also walks the commands journal once (from the gateway's checkpoint on, which
+ * gives the live ClOrdIDs up to there), so recovery learns from it how far the journal can be read and
+ * whether this gateway ever journalled anything.
  *
  * <p>Claims are taken in journal order up to the command each answered event names, then that
  * event's releases: the order the live gateway did them in, as far as the outcome can tell (a
@@ -78,6 +79,29 @@ final class ClOrdIdCheck implements AutoCloseable {
         this.expected = new ClOrdIdTable(scratch);
         final ClOrdIdTable table = expected;
         this.release = table::release;
+    }
+
+    /**
+     * Starts from a checkpoint instead of the journal's start: its live ClOrdIDs (with their claims) are what the journal up to
+     * commandsIndex gave, and this gateway had journalled {@code journalled} commands there, the first at {@code first}.
+     */
+    void startAfter(final long commandsIndex, final long journalled, final long first, final java.nio.ByteBuffer body) {
+        GatewayCheckpoint.readClOrdIds(body, (account, id, claims, text, length) -> {
+            for (int i = 0; i < claims; i++) {
+                expected.claim(account, id, text, 0, length);
+            }
+        });
+        journalledHere = journalled;
+        firstHere = first;
+        if (commandsIndex >= 0) {
+            if (!commands.moveToIndex(commandsIndex)) {
+                throw new IllegalStateException("commands journal: no excerpt " + Long.toHexString(commandsIndex)
+                    + ", where the checkpoint says it was read through");
+            }
+            try (DocumentContext dc = commands.readingDocument()) {
+                lastRead = dc.isPresent() ? commandsIndex : lastRead; // past the one the checkpoint already holds
+            }
+        }
     }
 
     /** Reads the journal up to and including commandIndex (or its end), taking this gateway's claims. */
@@ -213,10 +237,23 @@ final class ClOrdIdCheck implements AutoCloseable {
                 }
             });
             final long partial = store.partialEventsIndex();
-            final long resumeAfter = stored ? store.lastEventsIndex() : Long.MIN_VALUE;
+            long resumeAfter = stored ? store.lastEventsIndex() : Long.MIN_VALUE;
             final EventHeader header = new EventHeader();
             final Result result = new Result();
             final ExcerptTailer tailer = events.createTailer();
+            // As a start does: from the checkpoint when there is one (the days before it may be archived).
+            final GatewayCheckpoint.Restored checkpoint = GatewayCheckpoint.load(gatewayId, dir, data.root(), commands, events,
+                System.err::println);
+            if (checkpoint != null) {
+                check.startAfter(checkpoint.header().commandsIndex(), checkpoint.journalled(), checkpoint.firstJournalled(),
+                    checkpoint.body());
+                if (!tailer.moveToIndex(checkpoint.header().eventsIndex())) {
+                    throw new IllegalStateException("events queue: no excerpt " + Long.toHexString(checkpoint.header().eventsIndex())
+                        + ", where the checkpoint was taken");
+                }
+                tailer.readingDocument().close();
+                resumeAfter = Math.max(resumeAfter, checkpoint.header().eventsIndex());
+            }
             long answered = 0;
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {

@@ -148,6 +148,12 @@ final class ClOrdIdTable extends MappedKeyTable {
         }
     }
 
+    /** How many claims hold (account, id): 0 when it is not live. */
+    int claims(final long account, final long id) {
+        final int slot = find(account, id);
+        return slot < 0 ? 0 : slots.getInt(slot + CLAIMS);
+    }
+
     /** Whether (account, id) is live with exactly this text. */
     boolean holds(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
         final int slot = find(account, id);

@@ -52,6 +52,9 @@ final class CommandJournal implements FixSession.Application {
     private long gatewayRejectsSent;
 
     long commandsAppended;
+    /** Every command appended since start (orders and the mass cancels of cancel on disconnect), and the first one's index. */
+    long journalled;
+    long firstJournalled = -1;
     long businessRejects;
     /** Requests refused because the disk is nearly full: new orders and replaces below the reserve, anything below half of it. */
     long storageRejectsLow;
@@ -141,6 +144,7 @@ final class CommandJournal implements FixSession.Application {
         lastAppendIndex = commands.lastIndexAppended();
         storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
         commandsAppended++;
+        journalled();
     }
 
     /**
@@ -273,7 +277,15 @@ final class CommandJournal implements FixSession.Application {
         CommandCodec.append(commands, command, hops);
         storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD);
         lastAppendIndex = commands.lastIndexAppended();
+        journalled();
         log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);
+    }
+
+    private void journalled() {
+        journalled++;
+        if (firstJournalled < 0) {
+            firstJournalled = lastAppendIndex;
+        }
     }
 
     /** Moves the restart scan's starting point up to the last command appended, at most once a second. */

@@ -102,6 +102,11 @@ final class EventsToReports {
         reportedGap = gap;
     }
 
+    /** The last events excerpt read (its reports stored once {@link #poll} returns), -1 before the first. */
+    long lastRead() {
+        return lastRead;
+    }
+
     int poll(final int limit) {
         int n = 0;
         long lastIndex = -1;

@@ -206,6 +206,45 @@ final class ExecutionReports {
         }
     }
 
+    /** The AvgPx bookkeeping of live orders, for a checkpoint ({@link GatewayCheckpoint}). */
+    void writeTracked(final java.io.DataOutput out) throws java.io.IOException {
+        writeMap(out, notional);
+        writeMap(out, filled);
+    }
+
+    /** Becomes the bookkeeping {@link #writeTracked} wrote. */
+    void readTracked(final java.nio.ByteBuffer in) {
+        readMap(in, notional);
+        readMap(in, filled);
+    }
+
+    private static void writeMap(final java.io.DataOutput out, final Long2LongHashMap map) throws java.io.IOException {
+        out.writeInt(map.size());
+        final java.io.IOException[] failed = {null};
+        map.forEachLong((key, value) -> {
+            try {
+                out.writeLong(key);
+                out.writeLong(value);
+            } catch (final java.io.IOException e) {
+                failed[0] = e;
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    private static void readMap(final java.nio.ByteBuffer in, final Long2LongHashMap map) {
+        map.clear();
+        final int size = in.getInt();
+        if (size < 0 || size > in.remaining() / 16) {
+            throw new IllegalArgumentException("average prices: " + size + " orders cannot be");
+        }
+        for (int i = 0; i < size; i++) {
+            map.put(in.getLong(), in.getLong());
+        }
+    }
+
     private static long takerFilled(final Result r) {
         long filled = 0;
         for (int i = 0; i < r.fillCount(); i++) {

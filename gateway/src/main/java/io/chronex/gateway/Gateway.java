@@ -66,7 +66,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final SingleChronicleQueue eventsQueue;
     private final OutboundStore store;
     private final SessionStateFile state;
-    private final ClOrdIdTable clOrdIds;
+    final ClOrdIdTable clOrdIds;
     /** Third-party routing (docs/gateway.md): the routes, the routes of requests awaiting their answer, the message being handled's. */
     private final Routes routes;
     private final RequestRoutes requestRoutes;
@@ -88,10 +88,17 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private long lastUnblockLookNanos = Long.MIN_VALUE / 2;
     private final Path unblockFile;
     private long lastUnheardLogNanos = Long.MIN_VALUE / 2;
-    private final CommandJournal journal;
+    final CommandJournal journal;
     private final EventsToReports eventsToReports;
     /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
-    private final MarketDataService marketData;
+    final MarketDataService marketData;
+    /** The AvgPx bookkeeping and the recent new orders, kept for the checkpoint ({@link GatewayCheckpoint}). */
+    final ExecutionReports reports;
+    final ReceivedOrderIds received;
+    /** Commands from this gateway in the journal when it started, and the first one's index (-1: none): for the checkpoint. */
+    long journalledBeforeStart;
+    long firstJournalledBeforeStart = -1;
+    private final GatewayCheckpoint checkpoint;
     /** Repeated tags are left to the dictionary check, which knows the repeating groups whose instances repeat them. */
     private final FixDecoder decoder = new FixDecoder(true);
     private long nextTimerNanos;
@@ -173,25 +180,19 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.returnsQueue = data.gatewayReturns(gatewayId);
         this.returns = new ReturnHops.Writer(returnsQueue.createAppender());
         outbox.returns = returns;
-        final ExecutionReports reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
-        final ReceivedOrderIds received = new ReceivedOrderIds();
+        this.reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
+        this.received = new ReceivedOrderIds();
         final MarketDataLink mdLink = new MarketDataLink(sessions, outbox, log, published);
-        final boolean[] mdAllowed = new boolean[sessions.size()];
-        for (int i = 0; i < mdAllowed.length; i++) {
-            mdAllowed[i] = sessions.get(i).config.marketData();
-        }
-        this.marketData = new MarketDataService(config.symbols(), mdAllowed, config.marketDataMaxBacklog(),
+        this.marketData = new MarketDataService(config.symbols(), marketDataAllowed(sessions), config.marketDataMaxBacklog(),
             config.marketDataMaxSubscriptions(), config.maxMessageLength(), mdLink);
         mdLink.service = marketData;
+        this.checkpoint = new GatewayCheckpoint(gatewayId, dir, commandsQueue, eventsQueue, log);
+        final long startCheckpoint;
         try (ClOrdIdCheck check = new ClOrdIdCheck(gatewayId, sessionsByAccount, commandsQueue, dir.resolve("clordids.table.expected"))) {
-            final Recovery recovery = new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events,
-                commandReader, reports, received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted);
-            recovery.marketData = marketData;
-            log.log(recovery.run());
-            log.log(String.format(java.util.Locale.ROOT, "market data: books and trading status rebuilt from the %d events before the"
-                + " resume point (read again with the recovery scan, %.1f ms)", marketData.rebuiltEvents(), recovery.rescanNanos / 1e6));
-            recoverRoutes(dir);
+            startCheckpoint = recover(new Recovery(gatewayId, sessions, sessionsByAccount, store, state, eventsQueue, events,
+                commandReader, reports, received, outbox, log, commandsQueue, check, clOrdIds, dir, stateExisted), check, data.root(), dir);
         } catch (final RuntimeException e) {
+            checkpoint.close();
             framer.close();
             closeFiles();
             if (!stateExisted) {
@@ -215,15 +216,44 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             published.sequenceNumbers(s.publishedSlot, s.expectedInbound() - 1, s.nextOutbound - 1);
         }
         cancelWhatTheDeadGatewayLeftConnected();
+        if (startCheckpoint >= 0 && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
+            // What the start just rebuilt: the next start, and archiving, need nothing before it.
+            checkpoint.take(startCheckpoint, this, false);
+        }
         framer.wire(this, flow);
         framer.listen(port);
+    }
+
+    private static boolean[] marketDataAllowed(final List<FixSession> sessions) {
+        final boolean[] allowed = new boolean[sessions.size()];
+        for (int i = 0; i < allowed.length; i++) {
+            allowed[i] = sessions.get(i).config.marketData();
+        }
+        return allowed;
+    }
+
+    /**
+     * Puts back what the gateway knew when it stopped (from its checkpoint when it has a usable one); returns the events index
+     * a checkpoint of the state so rebuilt is through, -1 when none can be taken (an event answered in part is pending).
+     */
+    private long recover(final Recovery recovery, final ClOrdIdCheck check, final Path dataRoot, final Path dir) {
+        recovery.marketData = marketData;
+        recovery.checkpoint = GatewayCheckpoint.load(gatewayId, dir, dataRoot, commandsQueue, eventsQueue, log);
+        log.log(recovery.run());
+        log.log(String.format(java.util.Locale.ROOT, "market data: books and trading status rebuilt from the %d events before the"
+            + " resume point%s (read again with the recovery scan, %.1f ms)", marketData.rebuiltEvents(),
+            recovery.checkpoint == null ? "" : " after the checkpoint", recovery.rescanNanos / 1e6));
+        recoverRoutes(dir, recovery.checkpoint == null ? -1 : recovery.checkpoint.header().commandsIndex());
+        journalledBeforeStart = check.journalledHere;
+        firstJournalledBeforeStart = check.firstHere;
+        return recovery.resumedInside ? -1 : recovery.resumedAfter;
     }
 
     /**
      * The routes the tables name must all be in the routes file (a file lost or put back older would
      * give orders another desk's route); then the routed requests a stop left are put right.
      */
-    private void recoverRoutes(final Path dir) {
+    private void recoverRoutes(final Path dir, final long checkpointCommands) {
         final int inOrders = clOrdIds.maxRoute();
         final int inRequests = requestRoutes.maxRoute();
         if (Math.max(inOrders, inRequests) > routes.count()) {
@@ -235,7 +265,9 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         if (routes.cutOff > 0) {
             log.log("routes: cut off " + routes.cutOff + " bytes of a record a stop left unfinished (no order had its number yet)");
         }
-        final String line = requestRoutes.recover(commandsQueue, eventsQueue, gatewayId, state.scanFrom(), store.lastEventsIndex());
+        // Every route claimed before the checkpoint had its index: nothing before it is looked up (it may be archived).
+        final String line = requestRoutes.recover(commandsQueue, eventsQueue, gatewayId, Math.max(state.scanFrom(), checkpointCommands),
+            store.lastEventsIndex());
         if (line != null) {
             log.log(line);
         }
@@ -268,7 +300,11 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
         int work = framer.poll();
         if (!pausedForStorage) {
-            work += eventsToReports.poll(EVENTS_PER_PASS);
+            final int events = eventsToReports.poll(EVENTS_PER_PASS);
+            if (events > 0 && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
+                checkpoint.afterPass(eventsToReports.lastRead(), this);
+            }
+            work += events;
             // Stale subscriptions whose session has caught up: a fresh W each, at the last event read.
             work += marketData.poll();
         }
@@ -575,6 +611,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             }
         }
         journal.checkpoint();
+        checkpoint.close();
+        if (eventsToReports.lastRead() >= 0 && storage.recheck() == StorageGuard.Level.OK) {
+            checkpoint.take(eventsToReports.lastRead(), this, true);
+        }
         framer.close();
         closeFiles();
     }

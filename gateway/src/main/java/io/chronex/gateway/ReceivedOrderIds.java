@@ -45,6 +45,32 @@ final class ReceivedOrderIds {
         }
     }
 
+    /** The ids held, oldest first, for a checkpoint ({@link GatewayCheckpoint}). */
+    void writeTo(final java.io.DataOutput out) throws java.io.IOException {
+        out.writeInt(size);
+        for (int i = 0; i < size; i++) {
+            out.writeLong(ring[(next - size + i) & (CAPACITY - 1)]);
+        }
+    }
+
+    /** Becomes what {@link #writeTo} wrote. */
+    void readFrom(final java.nio.ByteBuffer in) {
+        final int count = in.getInt();
+        if (count < 0 || count > CAPACITY) {
+            throw new IllegalArgumentException("received order ids: " + count + " cannot be");
+        }
+        keys.clear();
+        size = 0;
+        next = 0;
+        for (int i = 0; i < count; i++) {
+            final long key = in.getLong();
+            ring[next] = key;
+            next = (next + 1) & (CAPACITY - 1);
+            size++;
+            keys.add(key);
+        }
+    }
+
     boolean contains(final long account, final long clientOrderId) {
         return keys.contains(key(account, clientOrderId));
     }

@@ -21,7 +21,8 @@ import java.util.List;
  * numbers and resend positions from the outbound store; where to resume the events queue (after
  * the last event whose reports were stored); average prices of live orders from the events already
  * answered; inbound sequence numbers from the state file plus a journal scan for commands that
- * reached the journal but not the state file.
+ * reached the journal but not the state file. The queues are read from the gateway's checkpoint on
+ * ({@link GatewayCheckpoint}), or from their start when it has none.
  */
 final class Recovery {
     /** What an operator can do about a gateway file that disagrees with the rest (none can be made up from the journal alone). */
@@ -51,6 +52,11 @@ final class Recovery {
     io.chronex.gateway.marketdata.MarketDataService marketData;
     /** Time spent reading the answered events again (AvgPx and the market-data books), for the market-data start line. */
     long rescanNanos;
+    /** Where the start begins instead of the queues' first excerpts (null: from them); set by {@link Gateway}. */
+    GatewayCheckpoint.Restored checkpoint;
+    /** The events excerpt the gateway goes on after, and whether it goes on inside it (answered in part when it stopped). */
+    long resumedAfter = -1;
+    boolean resumedInside;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
@@ -84,6 +90,9 @@ final class Recovery {
         // Both before the journal is read: whatever others append meanwhile, the walk must get at least this far.
         final long journalEnd = commandsQueue.lastIndex();
         final long lastAnswered = lastAnsweredCommand();
+        if (checkpoint != null) {
+            GatewayCheckpoint.restore(checkpoint, clOrdIdCheck, reports, received, marketData);
+        }
         final boolean stored = store.recover(new OutboundStore.Visitor() {
             @Override
             public void message(final long account, final int seq, final int msgType, final long storeIndex, final int entryOffset) {
@@ -119,6 +128,18 @@ final class Recovery {
             resumeAfter = last;
         }
         checkStoredOutbound();
+        if (checkpoint != null) {
+            final long through = checkpoint.header().eventsIndex();
+            if (partial >= 0 && partial <= through) {
+                throw new IllegalStateException(gatewayDir.resolve("outbound") + " says events excerpt " + Long.toHexString(partial)
+                    + " was answered in part when the gateway stopped, but the checkpoint was taken after it, through "
+                    + Long.toHexString(through) + ": the store is older than the checkpoint. " + RESTORE_HINT);
+            }
+            // The events between the last one whose reports were stored and the checkpoint had none to store.
+            resumeAfter = Math.max(resumeAfter, through);
+        }
+        resumedAfter = partial >= 0 ? partial : resumeAfter;
+        resumedInside = partial >= 0;
         final long tracked = resumeEvents(resumeAfter, partial);
         clOrdIdCheck.claimToEnd();
         checkJournal(journalEnd, lastAnswered);
@@ -131,9 +152,12 @@ final class Recovery {
                 .append(" out ").append(s.nextOutbound);
         }
         return String.format(java.util.Locale.ROOT,
-            "recovered in %.1f ms: resuming events after %s (%d answered events re-read for average prices), %d journal entries scanned"
-                + " for sequence numbers; next MsgSeqNum per session: %s",
-            (System.nanoTime() - start) / 1e6, resumeAfter < 0 ? "the start" : Long.toHexString(resumeAfter), tracked, scanned, sb);
+            "recovered in %.1f ms: resuming events after %s (%s, %d answered events re-read for average prices), %d journal entries"
+                + " scanned for sequence numbers; next MsgSeqNum per session: %s",
+            (System.nanoTime() - start) / 1e6, resumeAfter < 0 ? "the start" : Long.toHexString(resumeAfter), checkpoint == null
+                ? "no checkpoint: both queues read from their start" : "from the checkpoint through events index "
+                + Long.toHexString(checkpoint.header().eventsIndex()) + " and journal index "
+                + Long.toHexString(checkpoint.header().commandsIndex()), tracked, scanned, sb);
     }
 
     /**
@@ -150,6 +174,15 @@ final class Recovery {
         long tracked = 0;
         long scanned = -1;
         final ExcerptTailer scan = eventsQueue.createTailer();
+        if (checkpoint != null) {
+            // Its state is that of every event through it: read on after it.
+            scanned = checkpoint.header().eventsIndex();
+            if (!scan.moveToIndex(scanned)) {
+                throw new IllegalStateException("events queue: no excerpt " + Long.toHexString(scanned)
+                    + ", where the checkpoint was taken");
+            }
+            scan.readingDocument().close();
+        }
         while (true) {
             try (DocumentContext dc = scan.readingDocument()) {
                 if (!dc.isPresent()) {
@@ -242,12 +275,12 @@ final class Recovery {
         for (final FixSession s : sessions) {
             inbound = Math.max(inbound, state.expectedInbound(s.slot) - 1);
         }
-        if (clOrdIdCheck.journalledHere > 0 || state.scanFrom() >= 0 || inbound > 0) {
+        if (clOrdIdCheck.journalledHere > 0 || state.scanFrom() >= 0 || inbound > 0 || checkpoint != null) {
             throw new IllegalStateException(gatewayDir.resolve("outbound") + " is empty or missing, but this gateway has run before ("
                 + (clOrdIdCheck.journalledHere > 0 ? "the journal holds " + clOrdIdCheck.journalledHere + " commands from gateway "
-                + gatewayId + ", the first at index " + Long.toHexString(clOrdIdCheck.firstHere) : "sessions.state has received up to"
-                + " MsgSeqNum " + inbound) + "): every session's outbound MsgSeqNum would start again at 1 and the reports it sent could"
-                + " not be resent. " + RESTORE_HINT);
+                + gatewayId + ", the first at index " + Long.toHexString(clOrdIdCheck.firstHere) : checkpoint != null
+                ? "its checkpoint is there" : "sessions.state has received up to MsgSeqNum " + inbound) + "): every session's"
+                + " outbound MsgSeqNum would start again at 1 and the reports it sent could not be resent. " + RESTORE_HINT);
         }
     }
 
@@ -309,7 +342,8 @@ final class Recovery {
 
     /** Inbound sequence numbers: the state file, then any journalled message it may have missed. */
     private long scanJournal() {
-        return InboundSequenceScan.scan(commandReader, state, gatewayId, account -> {
+        final long floor = checkpoint == null ? -1 : checkpoint.header().commandsIndex();
+        return InboundSequenceScan.scan(commandReader, state, floor, gatewayId, account -> {
             final FixSession s = sessionsByAccount.get(account);
             return s == null ? -1 : s.slot;
         });

@@ -150,10 +150,15 @@ class GatewayFileIntegrityTest {
         assertTrue(out.contains("not started: free space on the filesystem of " + dir.resolve("data")), out);
     }
 
-    /** The events the gateway answered, zeroed in the middle: its reading would stop there, so would every report after it. */
+    /**
+     * The events the gateway answered, zeroed in the middle, read by a start without a checkpoint (a gateway of an older
+     * build): its reading would stop there, so would every report after it. (With its checkpoint, taken when it stopped, a
+     * start reads none of the events before it.)
+     */
     @Test
     void zeroedBytesInTheMiddleOfTheEventsQueueAreRefused() throws Exception {
         copyTemplate();
+        Files.delete(gatewayDir.resolve(io.chronex.queues.ReaderCheckpoint.FILE));
         final long offset = excerptOffset(DataDirectory.open(dir.resolve("data")).events(), 0.5);
         zero(onlyCycleFile(dir.resolve("data/events")), offset - 4, 4096);
         assertRefused("events queue " + dir.resolve("data/events") + ": excerpts from index 0x", "restore the events queue");

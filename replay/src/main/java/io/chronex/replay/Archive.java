@@ -5,6 +5,7 @@ import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.CycleArchive;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.JournalConfig;
+import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
@@ -32,8 +33,8 @@ import java.util.stream.Stream;
 /**
  * bin/admin archive: moves whole past cycles (days) of the journal and the events queue to an archive, once nothing that
  * starts on the data directory needs them: the engine recovers from its newest snapshot, so only cycles before that
- * snapshot's go; gateways and the market-data publisher re-read both queues from their first cycle at every start, so a
- * directory they serve is refused. The configuration records of the journal cycles that go are kept in the data directory
+ * snapshot's go; gateways and the market-data publisher start from checkpoints of their own ({@link ReaderCheckpoint}),
+ * so only cycles before every one of those go too. The configuration records of the journal cycles that go are kept in the data directory
  * first. The move itself is {@link CycleArchive}'s (crash-safe); Chronicle's shared directory listing is refreshed after.
  */
 final class Archive {
@@ -45,8 +46,8 @@ final class Archive {
           - strictly before DATE's day (UTC), never today's, never a queue's newest file;
           - before the day of the engine's newest snapshot: recovery starts there and never reads an archived day
             (take one first with bin/admin --data-dir DIR snapshot);
-          - not on a directory gateways or the market-data publisher have served: they read both queues from their
-            first day at every start (refused; see docs/operating.md).
+          - before the day of the checkpoint of every gateway and of the market-data publisher that served DIR: they
+            start from it (each takes one when it starts, at the first event of every day, and when stopped).
         Anything else is refused (exit 2) with what it would need, and nothing moves. Each file is copied (gzip with
         --compress), forced to disk, read back and checked against the original's SHA-256, listed in ARCHIVE/manifest
         and DIR/archived-cycles, and only then deleted from DIR: a kill at any point leaves every day either in place
@@ -75,6 +76,10 @@ final class Archive {
     private record Move(String queue, String file, long bytes) {
     }
 
+    /** What starts from a point in the queues and so needs every day from that point's on: its name, index and day. */
+    private record Needs(String who, long index, int cycle, String remedy) {
+    }
+
     static int run(final String[] argv, final PrintStream out) throws IOException {
         final Args args = Args.parse(argv, Set.of("--data-dir", "--before", "--to"), Set.of("--compress", "--dry-run"), 1);
         final Path dir = args.path("--data-dir", Path.of("data")).toAbsolutePath().normalize();
@@ -90,7 +95,7 @@ final class Archive {
                 throw new Args.UsageException("another bin/admin archive, or a bin/audit or bin/journal-summary reading the history of "
                     + dir + ", holds " + dir.resolve(ArchivedCycles.LOCK) + ": run this again when it has finished");
             }
-            refuseServedByReaders(dir);
+            final List<Needs> needs = readersCheckpoints(data);
             if (!args.flag("--dry-run")) {
                 // What a killed run left is finished first, and every process told which days are left, before the days to
                 // move are chosen (a day whose original the finish deletes must not be chosen again) and the configuration
@@ -99,10 +104,12 @@ final class Archive {
             }
             final long snapshotIndex = newestSnapshot(data);
             final int snapshotCycle = ArchivedCycles.cycleOfIndex(snapshotIndex);
+            needs.add(0, new Needs("the engine's newest snapshot", snapshotIndex, snapshotCycle, "its recovery would read it. Take a"
+                + " snapshot (bin/admin --data-dir DIR snapshot, with the engine running)"));
             final int today = (int) Math.floorDiv(System.currentTimeMillis(), DAY_MILLIS);
             final List<Move> moves = new ArrayList<>();
             for (final String queue : ArchivedCycles.QUEUES) {
-                moves.addAll(candidates(dir.resolve(queue), queue, Math.min(before, today), snapshotIndex, snapshotCycle));
+                moves.addAll(candidates(dir.resolve(queue), queue, Math.min(before, today), needs));
             }
             out.printf("the engine's newest snapshot is after journal index 0x%x (%s): days before it can go%n", snapshotIndex,
                 LocalDate.ofEpochDay(snapshotCycle));
@@ -186,27 +193,58 @@ final class Archive {
         return archive;
     }
 
-    /** Gateways and the market-data publisher rebuild from both queues' first day at every start. */
-    private static void refuseServedByReaders(final Path dir) throws IOException {
+    /**
+     * The checkpoint of every gateway and of the market-data publisher that served the directory: each starts from its own,
+     * so a day on or after it must stay. One that served it without a checkpoint (an older build) or whose checkpoint does not
+     * read whole or match the queues would read them from their first day: refused.
+     */
+    private static List<Needs> readersCheckpoints(final DataDirectory data) throws IOException {
+        final Path dir = data.root();
+        final List<Path> readers = new ArrayList<>();
         final Path gateways = dir.resolve("gateways");
         if (Files.isDirectory(gateways)) {
             try (Stream<Path> each = Files.list(gateways)) {
-                for (final Path gateway : each.sorted().toList()) {
-                    if (Files.exists(gateway.resolve("outbound")) || Files.exists(gateway.resolve("sessions.state"))) {
-                        throw new Args.UsageException("refused: gateway " + gateway.getFileName() + " serves " + dir + " (" + gateway
-                            + "), and a gateway reads the journal and the events from their first day at every start (the ClOrdIDs,"
-                            + " average prices and market-data books of orders still open): with those days archived its next start"
-                            + " would refuse or publish wrong books. Archiving needs a gateway that starts from a checkpoint of"
-                            + " its own, which is not built (docs/operating.md, Archiving past days)");
-                    }
-                }
+                each.sorted().filter(g -> Files.exists(g.resolve("outbound")) || Files.exists(g.resolve("sessions.state")))
+                    .forEach(readers::add);
             }
         }
         if (Files.exists(dir.resolve("marketdata"))) {
-            throw new Args.UsageException("refused: the market-data publisher has served " + dir + " (" + dir.resolve("marketdata")
-                + "), and it rebuilds its books from the events' first day at every start: with past days archived a restarted"
-                + " publisher would send wrong books (docs/operating.md, Archiving past days)");
+            readers.add(dir.resolve("marketdata"));
         }
+        final List<Needs> needs = new ArrayList<>();
+        if (readers.isEmpty() || !data.hasQueue("commands") || !data.hasQueue("events")) {
+            return needs;
+        }
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
+            for (final Path reader : readers) {
+                final boolean publisher = reader.getFileName().toString().equals("marketdata");
+                final String who = publisher ? "the market-data publisher" : "gateway " + reader.getFileName();
+                final String start = publisher ? "bin/marketdata" : "bin/gateway --id " + reader.getFileName();
+                final Path file = reader.resolve(ReaderCheckpoint.FILE);
+                final ReaderCheckpoint.Checkpoint checkpoint;
+                final String problem;
+                try {
+                    checkpoint = ReaderCheckpoint.read(file, publisher ? ReaderCheckpoint.PUBLISHER : ReaderCheckpoint.GATEWAY,
+                        publisher ? 0 : Integer.parseInt(reader.getFileName().toString()));
+                    problem = checkpoint == null ? "it has none (a build before checkpoints)"
+                        : checkpoint.header().mismatch(commands, events);
+                } catch (final IllegalArgumentException e) {
+                    throw new Args.UsageException("refused: " + who + " served " + dir + " and its checkpoint cannot be read ("
+                        + e.getMessage() + "): it would read the queues from their first day. Start it (" + start + "), which"
+                        + " takes a new one, and archive again");
+                }
+                if (problem != null) {
+                    throw new Args.UsageException("refused: " + who + " served " + dir + " and cannot start from a checkpoint ("
+                        + file + ": " + problem + "), so it reads the queues from their first day. Start it once (" + start
+                        + "): its start takes a checkpoint; then archive again");
+                }
+                final ReaderCheckpoint.Header h = checkpoint.header();
+                needs.add(new Needs(who + "'s checkpoint", h.eventsIndex(), h.firstCycle(), "its next start reads from there."
+                    + " It takes a checkpoint when it starts, at the first event of each day and when it stops: wait for one"
+                    + " (or restart " + start + ")"));
+            }
+        }
+        return needs;
     }
 
     /** The journal index of the engine's newest snapshot that reads and matches the journal. */
@@ -232,11 +270,12 @@ final class Archive {
     }
 
     /**
-     * The cycle files of a queue that may go: before {@code limit}, before the snapshot's cycle, and not the queue's newest
-     * (its writer may still be about to mark its end). Refused when a day before {@code limit} must stay for the snapshot.
+     * The cycle files of a queue that may go: before {@code limit}, before the day of everything that starts from a point in
+     * the queues, and not the queue's newest (its writer may still be about to mark its end). Refused when a day before
+     * {@code limit} must stay for one of them.
      */
-    private static List<Move> candidates(final Path queue, final String name, final int limit, final long snapshotIndex,
-                                         final int snapshotCycle) throws IOException {
+    private static List<Move> candidates(final Path queue, final String name, final int limit, final List<Needs> needs)
+        throws IOException {
         final TreeMap<Integer, Path> files = new TreeMap<>();
         if (Files.isDirectory(queue)) {
             try (Stream<Path> each = Files.list(queue)) {
@@ -248,11 +287,12 @@ final class Archive {
             if (e.getKey() >= limit || e.getKey().equals(files.lastKey())) {
                 continue;
             }
-            if (e.getKey() >= snapshotCycle) {
-                throw new Args.UsageException("refused: " + name + "/" + e.getValue().getFileName() + " is on or after the day of the"
-                    + " engine's newest snapshot (journal index 0x" + Long.toHexString(snapshotIndex) + ", "
-                    + LocalDate.ofEpochDay(snapshotCycle) + "): its recovery would read it. Take a snapshot (bin/admin --data-dir"
-                    + " DIR snapshot, with the engine running) and archive again, or give an earlier --before");
+            for (final Needs n : needs) {
+                if (e.getKey() >= n.cycle()) {
+                    throw new Args.UsageException("refused: " + name + "/" + e.getValue().getFileName() + " is on or after the day of "
+                        + n.who() + " (index 0x" + Long.toHexString(n.index()) + ", " + LocalDate.ofEpochDay(n.cycle()) + "): "
+                        + n.remedy() + " and archive again, or give an earlier --before");
+                }
             }
             moves.add(new Move(name, e.getValue().getFileName().toString(), Files.size(e.getValue())));
         }

@@ -223,6 +223,37 @@ public final class MarketDataService {
         rebuiltEvents++;
     }
 
+    /**
+     * What the books and trading status are after the events read so far, for a gateway's checkpoint: the books, every
+     * symbol's halt and the count of events not applied (the books stay doubtful across a restart, as they are).
+     */
+    public void writeTo(final java.io.DataOutput out) throws java.io.IOException {
+        books.writeTo(out);
+        out.writeInt(symbolList.length);
+        for (final SymbolState s : symbolList) {
+            out.writeInt(s.config.id());
+            out.writeBoolean(s.halted);
+        }
+        out.writeLong(unappliedEvents);
+    }
+
+    /** Becomes what {@link #writeTo} wrote (at start, before any subscription); a symbol no longer configured is left out. */
+    public void readFrom(final java.nio.ByteBuffer in) {
+        books.readFrom(in);
+        final int count = in.getInt();
+        if (count < 0 || count > in.remaining() / 5) {
+            throw new IllegalArgumentException("market data: " + count + " symbols cannot be");
+        }
+        for (int i = 0; i < count; i++) {
+            final SymbolState s = symbols.get(in.getInt());
+            final boolean halted = in.get() != 0;
+            if (s != null) {
+                s.halted = halted;
+            }
+        }
+        unappliedEvents = in.getLong();
+    }
+
     /** Events applied by {@link #rebuild} since start. */
     public long rebuiltEvents() {
         return rebuiltEvents;

@@ -25,12 +25,15 @@ public final class InboundSequenceScan {
 
     /**
      * Scans from the state file's checkpoint to the end of the journal, raising each session's next
-     * expected MsgSeqNum past every number this gateway journalled for it since its last reset.
+     * expected MsgSeqNum past every number this gateway journalled for it since its last reset. Never from before
+     * {@code floor} (-1: none), a gateway checkpoint's journal index: the state file held every number journalled up to
+     * there, and the days before it may be archived.
      *
      * @return the number of journal entries read
      */
-    public static long scan(final ExcerptTailer journal, final SessionStateFile state, final int gatewayId, final Slots slots) {
-        final long from = state.scanFrom();
+    public static long scan(final ExcerptTailer journal, final SessionStateFile state, final long floor, final int gatewayId,
+                            final Slots slots) {
+        final long from = state.scanFrom() < 0 ? -1 : Math.max(state.scanFrom(), floor);
         if (from < 0 || !journal.moveToIndex(from)) {
             return 0;
         }

@@ -1,0 +1,244 @@
+package io.chronex.gateway;
+
+import io.chronex.gateway.marketdata.MarketDataService;
+import io.chronex.queues.ArchivedCycles;
+import io.chronex.queues.ReaderCheckpoint;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * gateways/N/checkpoint ({@link ReaderCheckpoint}): what a start would otherwise rebuild by reading both queues from their
+ * first day, as of an events index E and a journal index C. Without it a gateway's start grows with the history, and no
+ * past day can be archived (docs/operating.md). It holds the AvgPx bookkeeping of live orders, the recent new orders for
+ * PossDup, the live ClOrdIDs with their claims (what clordids.table is checked against), the market-data books and halts,
+ * and how many commands this gateway journalled. A start reads the events after E and the journal after C only.
+ *
+ * <p>Taken on the gateway's thread when nothing is half done (after a pass's reports are stored): at start, on the first
+ * event of each new day (so the day before can be archived soon after midnight UTC), and at a clean stop. Taking it costs
+ * a copy of that state; the write and its fsync are done on a thread of their own, and a failed write leaves the previous
+ * checkpoint, which only means a longer start.
+ */
+final class GatewayCheckpoint implements AutoCloseable {
+    private static final int BODY_VERSION = 1;
+
+    /** A checkpoint read at start, its body positioned at its first section. */
+    record Restored(ReaderCheckpoint.Header header, long journalled, long firstJournalled, ByteBuffer body) {
+    }
+
+    private final int gatewayId;
+    private final Path file;
+    private final SingleChronicleQueue commands;
+    private final SingleChronicleQueue events;
+    private final Gateway.Log log;
+    private final ExecutorService writer;
+    private final AtomicReference<Runnable> pending = new AtomicReference<>();
+    /** The day of the events index the last checkpoint was taken at (-1: none this run). */
+    private int lastCycle = -1;
+    long written;
+
+    GatewayCheckpoint(final int gatewayId, final Path gatewayDir, final SingleChronicleQueue commands, final SingleChronicleQueue events,
+                      final Gateway.Log log) {
+        this.gatewayId = gatewayId;
+        this.file = gatewayDir.resolve(ReaderCheckpoint.FILE);
+        this.commands = commands;
+        this.events = events;
+        this.log = log;
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            final Thread t = new Thread(r, "gateway-" + gatewayId + "-checkpoint");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * The checkpoint to start from, or null to read both queues from their start: none is there (a new gateway, or one of
+     * an older build), or it cannot be used and nothing was archived (said in the log). Refused when it cannot be used and
+     * past days were archived: the start would rebuild from a history missing its first days.
+     */
+    static Restored load(final int gatewayId, final Path gatewayDir, final Path dataRoot, final SingleChronicleQueue commands,
+                         final SingleChronicleQueue events, final Gateway.Log log) {
+        final Path file = gatewayDir.resolve(ReaderCheckpoint.FILE);
+        String problem;
+        try {
+            final ReaderCheckpoint.Checkpoint read = ReaderCheckpoint.read(file, ReaderCheckpoint.GATEWAY, gatewayId);
+            if (read != null) {
+                final ReaderCheckpoint.Header h = read.header();
+                problem = h.mismatch(commands, events);
+                if (problem == null) {
+                    final ByteBuffer body = read.body();
+                    if (body.getInt() != BODY_VERSION) {
+                        throw new IllegalArgumentException(file + ": state of another version");
+                    }
+                    return new Restored(h, body.getLong(), body.getLong(), body);
+                }
+            } else {
+                problem = "there is none";
+            }
+        } catch (final IOException | RuntimeException e) {
+            problem = e.getMessage();
+        }
+        final ArchivedCycles archived = ArchivedCycles.ofDataDirectory(dataRoot);
+        if (!archived.isEmpty()) {
+            throw new IllegalStateException(file + " cannot be used (" + problem + "), and days of the queues before "
+                + archived.cycles().get(archived.cycles().size() - 1).file() + " are archived: this gateway would rebuild its"
+                + " orders' ClOrdIDs, average prices and books from a history missing its first days. Put back the checkpoint"
+                + " from a copy of " + gatewayDir + " taken with the gateway stopped, or the archived days (docs/operating.md)");
+        }
+        if (!"there is none".equals(problem)) {
+            log.log("warning: " + file + " is not used (" + problem + "): the queues are read from their start instead");
+        }
+        return null;
+    }
+
+    /** Puts back what the checkpoint holds, in the order {@link #capture} wrote it (the ClOrdIDs go to the start's check). */
+    static void restore(final Restored r, final ClOrdIdCheck check, final ExecutionReports reports, final ReceivedOrderIds received,
+                        final MarketDataService marketData) {
+        check.startAfter(r.header().commandsIndex(), r.journalled(), r.firstJournalled(), r.body());
+        reports.readTracked(r.body());
+        received.readFrom(r.body());
+        if (r.body().get() != 0 && marketData != null) {
+            marketData.readFrom(r.body());
+        }
+    }
+
+    /**
+     * After a pass whose reports are all stored, through {@code eventsIndex}: a checkpoint when that event is the first of a
+     * day not checkpointed yet.
+     */
+    void afterPass(final long eventsIndex, final Gateway state) {
+        if (eventsIndex >= 0 && ArchivedCycles.cycleOfIndex(eventsIndex) != lastCycle) {
+            take(eventsIndex, state, false);
+        }
+    }
+
+    /** Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now or in the background. */
+    void take(final long eventsIndex, final Gateway state, final boolean now) {
+        lastCycle = ArchivedCycles.cycleOfIndex(eventsIndex);
+        final long started = System.nanoTime();
+        final long commandsIndex = commands.lastIndex();
+        final byte[] body;
+        final ReaderCheckpoint.Header header;
+        try {
+            body = capture(state);
+            header = ReaderCheckpoint.header(ReaderCheckpoint.GATEWAY, gatewayId, commands, commandsIndex, events, eventsIndex,
+                System.currentTimeMillis());
+        } catch (final IOException | RuntimeException e) {
+            log.log("warning: checkpoint through events index " + Long.toHexString(eventsIndex) + " not taken (" + e
+                + "); the previous one stays, a restart reads more");
+            return;
+        }
+        final long copyNanos = System.nanoTime() - started;
+        final Runnable write = () -> write(header, body, copyNanos);
+        if (now) {
+            write.run();
+        } else if (pending.getAndSet(write) == null) {
+            writer.execute(() -> {
+                final Runnable next = pending.getAndSet(null);
+                if (next != null) {
+                    next.run();
+                }
+            });
+        }
+    }
+
+    private void write(final ReaderCheckpoint.Header header, final byte[] body, final long copyNanos) {
+        try {
+            ReaderCheckpoint.write(file, header, body);
+            written++;
+            log.log(String.format(java.util.Locale.ROOT, "checkpoint through events index %s and journal index %s written (%d bytes,"
+                + " gateway thread paused %.2f ms for the copy)", Long.toHexString(header.eventsIndex()),
+                Long.toHexString(header.commandsIndex()), body.length, copyNanos / 1e6));
+        } catch (final IOException | UncheckedIOException e) {
+            log.log("warning: cannot write " + file + " (" + e.getMessage() + "); the previous checkpoint stays, a restart reads more");
+        }
+    }
+
+    private static byte[] capture(final Gateway g) throws IOException {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
+        final DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(BODY_VERSION);
+        out.writeLong(g.journalledBeforeStart + g.journal.journalled);
+        out.writeLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.journal.firstJournalled);
+        writeClOrdIds(out, g.clOrdIds);
+        g.reports.writeTracked(out);
+        g.received.writeTo(out);
+        out.writeBoolean(g.marketData != null);
+        if (g.marketData != null) {
+            g.marketData.writeTo(out);
+        }
+        out.flush();
+        return bytes.toByteArray();
+    }
+
+    private static void writeClOrdIds(final DataOutputStream out, final ClOrdIdTable table) throws IOException {
+        out.writeInt(table.size());
+        final IOException[] failed = {null};
+        table.forEach((account, id, text, offset, length) -> {
+            try {
+                out.writeLong(account);
+                out.writeLong(id);
+                out.writeInt(table.claims(account, id));
+                out.writeShort(length);
+                for (int i = 0; i < length; i++) {
+                    out.writeByte(text.getByte(offset + i));
+                }
+            } catch (final IOException e) {
+                failed[0] = e;
+            }
+        });
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    /** Reads the live ClOrdIDs {@link #writeClOrdIds} wrote, handing each to {@code into} with its claims. */
+    static void readClOrdIds(final ByteBuffer in, final ClOrdIdEntries into) {
+        final int count = in.getInt();
+        if (count < 0 || count > in.remaining() / 22) {
+            throw new IllegalArgumentException("live ClOrdIDs: " + count + " cannot be");
+        }
+        final UnsafeBuffer text = new UnsafeBuffer(new byte[ClientOrderIds.MAX_LENGTH]);
+        for (int i = 0; i < count; i++) {
+            final long account = in.getLong();
+            final long id = in.getLong();
+            final int claims = in.getInt();
+            final int length = in.getShort();
+            if (length < 1 || length > ClientOrderIds.MAX_LENGTH || claims < 1) {
+                throw new IllegalArgumentException("live ClOrdIDs: an entry of " + length + " bytes and " + claims + " claims cannot be");
+            }
+            for (int b = 0; b < length; b++) {
+                text.putByte(b, in.get());
+            }
+            into.entry(account, id, claims, text, length);
+        }
+    }
+
+    /** Receives the live ClOrdIDs of a checkpoint. */
+    interface ClOrdIdEntries {
+        void entry(long account, long id, int claims, UnsafeBuffer text, int length);
+    }
+
+    /** Waits for a checkpoint being written (a stop); the next start reads it. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+                log.log("warning: the checkpoint being written did not finish within 30 s; the previous one stays");
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
