@@ -69,7 +69,7 @@ class FeedEndToEndTest {
         final Path log = dir.resolve(name + ".log");
         final Process publisher = jvm.start(PublisherMain.class.getName(),
             List.of("--config", configFile.toString(), "--data-dir", data.toString()), log);
-        ChildJvm.awaitLine(publisher, log, "marketdata: rebuilt from the events queue");
+        ChildJvm.awaitLine(publisher, log, "marketdata: rebuilt from ");
         return publisher;
     }
 
