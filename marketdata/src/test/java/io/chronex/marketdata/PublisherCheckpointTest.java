@@ -322,6 +322,11 @@ class PublisherCheckpointTest {
         final String count = "excerpts (seq " + (expected.length - 1) + ")";
         assertTrue(fromStart.contains(count) && fromCheckpoint.contains(count), fromStart + "\n" + fromCheckpoint);
         assertArrayEquals(closed, body(checkpoint(data)), "the state at a clean stop, from the queue's start");
+        // Restarted after that clean stop: its checkpoint is through the last excerpt, past the last one it sent.
+        final String restarted = line(publishAndCheck(data, writer, expected, "after a clean stop"), "rebuilt from");
+        assertTrue(restarted.contains("rebuilt from checkpoint through " + last + " (0 excerpts read after it)")
+            && restarted.contains(count), restarted);
+        assertEquals(sendingFrom(fromStart), sendingFrom(restarted), "the same incrementals sent again");
 
         // (ii) The first day archived: the start from the checkpoint needs nothing of it.
         new CycleArchive(data, dir.resolve("archive")).move("events", ArchivedCycles.fileOf(ArchivedCycles.cycleOfIndex(firstDayLast)),
