@@ -11,6 +11,7 @@ import io.chronex.marketdata.sbe.MessageHeaderDecoder;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.MarketDataStatusFile;
+import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
 import io.chronex.testing.FreePorts;
@@ -69,7 +70,7 @@ class FeedEndToEndTest {
         final Path log = dir.resolve(name + ".log");
         final Process publisher = jvm.start(PublisherMain.class.getName(),
             List.of("--config", configFile.toString(), "--data-dir", data.toString()), log);
-        ChildJvm.awaitLine(publisher, log, "marketdata: rebuilt from the events queue");
+        ChildJvm.awaitLine(publisher, log, "marketdata: rebuilt from ");
         return publisher;
     }
 
@@ -212,12 +213,17 @@ class FeedEndToEndTest {
                 }, "load");
                 load.start();
                 Await.until("the clean client past seq 10000", 60, () -> clean.lastSeq() > 10_000 || failed.get() != null);
+                // Its checkpoint at the day's first excerpt: the restart starts there.
+                final Path checkpoint = dataDir.resolve("marketdata").resolve(ReaderCheckpoint.FILE);
+                Await.until("the first publisher's checkpoint", 30, () -> Files.exists(checkpoint));
                 first.destroyForcibly();
                 first.waitFor();
                 // Restarted at once on the same media driver directory, as bin/marketdata would be: the dead driver's is cleared.
                 startPublisher(jvm, dir.resolve("marketdata-aeron-1.yaml"), dataDir, "publisher-2");
                 assertTrue(Files.readString(dir.resolve("publisher-2.log")).contains("of a process that is gone removed"),
                     "the restarted publisher removed its killed predecessor's media driver directory");
+                assertTrue(Files.readString(dir.resolve("publisher-2.log")).contains("marketdata: rebuilt from checkpoint through "),
+                    "the restarted publisher started from its predecessor's checkpoint");
                 load.join();
                 if (failed.get() != null) {
                     throw new AssertionError("the load failed", failed.get());

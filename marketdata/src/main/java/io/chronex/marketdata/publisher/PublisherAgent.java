@@ -12,6 +12,7 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.EventTail;
 import io.chronex.queues.MarketDataStatusFile;
+import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.queues.book.Books;
 import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.DutyCycle;
@@ -19,11 +20,13 @@ import io.chronex.runtime.IdleStrategies;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.RollCycle;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.wire.DocumentContext;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2IntHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -34,10 +37,11 @@ import java.util.function.Consumer;
  * snapshot on the snapshot channel once per cycle (docs/marketdata.md).
  *
  * <p>The incremental sequence is a function of the queue: seq N is the N-th excerpt that {@link
- * FeedEncoder#carriesMarketData carries market data}. So a publisher that starts (or restarts after kill -9) reads the
- * queue from its beginning to rebuild the books and the sequence, then sends again from {@value #REPUBLISH} incrementals
- * before the last one its predecessor handed to Aeron (the status file keeps it; the last few may have died with the
- * predecessor's media driver; clients ignore what they have) and carries on through the queue.
+ * FeedEncoder#carriesMarketData carries market data}. So a publisher that starts (or restarts after kill -9) rebuilds the
+ * books and the sequence, from its checkpoint ({@link PublisherCheckpoint}: the state as of an events index, written at
+ * start, at the first excerpt of each day and at a clean stop) or else from the queue's beginning, then sends again from
+ * {@value #REPUBLISH} incrementals before the last one its predecessor handed to Aeron (the status file keeps it; the last
+ * few may have died with the predecessor's media driver; clients ignore what they have) and carries on through the queue.
  *
  * <p>The media driver and the Aeron client's conductor run on this agent's thread (Aeron's invoker mode): each turn reads
  * the events, offers their incrementals, then turns the driver until it has put them on the wire. So under a trickle the
@@ -68,6 +72,8 @@ public final class PublisherAgent implements Agent {
     private final Int2IntHashMap slotOfSymbol = new Int2IntHashMap(-1);
     private final boolean[] halted;
     private final Books books = new Books();
+    /** The events indices of the last {@value #REPUBLISH} market-data excerpts in the books: number n (from 1) at (n - 1) % REPUBLISH. */
+    private final long[] recentInBooks = new long[REPUBLISH];
     private final FeedEncoder incrementalEncoder = new FeedEncoder();
     private final FeedEncoder snapshotEncoder = new FeedEncoder();
     private final DutyCycle.StatusClock logClock = DutyCycle.StatusClock.everyMinute();
@@ -107,6 +113,13 @@ public final class PublisherAgent implements Agent {
     private long snapshotsCut;
     /** Events excerpts that could not be read: their market data, if any, is missing from the books. */
     private long unreadable;
+    /** The live tail's count of them when last looked at. */
+    private long tailUnreadable;
+    /** Writes the checkpoint on a thread of its own; null until the events queue is open. */
+    private PublisherCheckpoint checkpoints;
+    /** The roll cycle (day) of {@link #bookEventsIndex}: the first excerpt of the next one is checkpointed. */
+    private int cycleInBooks = Integer.MIN_VALUE;
+    private boolean checkpointDue;
     /** Where the next snapshot cycle starts: the symbol a cut cycle did not get to. */
     private int firstSnapshotSlot;
     private long snapshotCyclesCut;
@@ -179,10 +192,18 @@ public final class PublisherAgent implements Agent {
         }
         while (!pending && work < EVENTS_PER_TURN && tail.poll(onEvent, 1) > 0) {
             work++;
-            if (tail.unreadable() != unreadable) {
-                unreadable = tail.unreadable();
-                unreadableSaid(tail.lastIndex());
+            if (tail.unreadable() != tailUnreadable) {
+                // Counted once: those sent again after a start were counted by the rebuild (or are in the checkpoint's count).
+                if (tail.lastIndex() > booksThrough) {
+                    unreadable += tail.unreadable() - tailUnreadable;
+                    unreadableSaid(tail.lastIndex());
+                }
+                tailUnreadable = tail.unreadable();
             }
+        }
+        if (checkpointDue) {
+            checkpointDue = false;
+            checkpoint();
         }
         if (!pending && now - lastSendNanos >= config.heartbeatIntervalNanos()) {
             final int length = incrementalEncoder.heartbeat(seq, lastIndexRead, now);
@@ -198,9 +219,10 @@ public final class PublisherAgent implements Agent {
     }
 
     /**
-     * Waits for the events queue, then rebuilds the books and the sequence from its beginning, and decides where to send
-     * from: {@value #REPUBLISH} incrementals before the last one a predecessor sent (the status file keeps it), or before
-     * the end of the queue when there was none (or it is not in this queue).
+     * Waits for the events queue, then rebuilds the books and the sequence (from the checkpoint when there is one that can
+     * be used, else from the queue's beginning), writes a checkpoint through there, and decides where to send from:
+     * {@value #REPUBLISH} incrementals before the last one a predecessor sent (the status file keeps it), or before the end of
+     * the queue when there was none (or it is not in this queue).
      */
     private int open(final long now) {
         if (!data.hasQueue("events")) {
@@ -208,31 +230,36 @@ public final class PublisherAgent implements Agent {
         }
         events = data.events();
         final long started = System.nanoTime();
-        final long resumeAfter = status.previousLastSentIndex();
-        final long[] recent = new long[REPUBLISH];
-        // [0] market-data excerpts read, [1] of them up to the resume point, [2] 1 once past it
-        final long[] counts = {0, 0, 0};
-        final EventTail rebuild = new EventTail(events.createTailer());
-        final EventTail.Handler apply = (index, header, result) -> {
-            if (FeedEncoder.carriesMarketData(result)) {
-                counts[0]++;
-                if (counts[2] == 0) {
-                    recent[(int) (counts[1]++ % REPUBLISH)] = index;
-                    counts[2] = index == resumeAfter ? 1 : 0;
+        final Path checkpointFile = data.root().resolve("marketdata").resolve(ReaderCheckpoint.FILE);
+        final Books fromCheckpoint = new Books();
+        final PublisherCheckpoint.State state = PublisherCheckpoint.startingPoint(checkpointFile, data.root(), events, fromCheckpoint, log);
+        checkpoints = new PublisherCheckpoint(checkpointFile, events, log, state == null ? -1 : state.eventsIndex());
+        final Rebuild rebuild = new Rebuild(status.previousLastSentIndex());
+        final ExcerptTailer tailer = events.createTailer();
+        if (state != null) {
+            books.copyFrom(fromCheckpoint);
+            for (final int symbol : state.halted()) {
+                final int slot = slotOfSymbol.get(symbol);
+                if (slot >= 0) {
+                    halted[slot] = true;
                 }
-                applyToBooks(result);
             }
-            booksThrough = index;
-        };
-        while (rebuild.poll(apply, 4096) > 0) {
+            rebuild.seed(state);
+            skipTo(tailer, state.eventsIndex());
+        }
+        final EventTail reader = new EventTail(tailer);
+        long read = 0;
+        for (int n = reader.poll(rebuild, 4096); n > 0; n = reader.poll(rebuild, 4096)) {
+            read += n;
             // A long queue takes seconds to read: the driver and the client's conductor, on this thread, must not look dead.
             driverTurns();
         }
-        unreadable = rebuild.unreadable();
+        unreadable = (state == null ? 0 : state.unreadable()) + reader.unreadable();
         if (unreadable > 0) {
             unreadableSaid(booksThrough);
         }
-        if (resumeAfter >= 0 && counts[2] == 0) {
+        final long resumeAfter = rebuild.resumeAfter;
+        if (resumeAfter >= 0 && !rebuild.found) {
             // The predecessor's last message is not in this queue: it numbered another one, so this numbering is new.
             final long epoch = status.renewEpoch();
             incrementalEncoder.epoch(epoch);
@@ -240,38 +267,178 @@ public final class PublisherAgent implements Agent {
             log.accept("marketdata: the last publisher's last message (events index " + Long.toHexString(resumeAfter)
                 + ") is not in this events queue: a new numbering, epoch " + Long.toHexString(epoch));
         }
-        bookSeq = counts[0];
+        bookSeq = rebuild.marketData;
         bookEventsIndex = booksThrough;
         lastIndexRead = booksThrough;
-        final int again = (int) Math.min(counts[1], REPUBLISH);
-        seq = counts[1] - again;
-        if (again > 0) {
-            rebuild.close();
-            final ExcerptTailer tailer = events.createTailer();
-            final long from = recent[(int) ((counts[1] - again) % REPUBLISH)];
-            if (!tailer.moveToIndex(from)) {
-                throw new IllegalStateException("cannot move to events index " + Long.toHexString(from) + " just read");
-            }
-            tail = new EventTail(tailer);
+        cycleInBooks = booksThrough < 0 ? Integer.MIN_VALUE : events.rollCycle().toCycle(booksThrough);
+        if (state == null || booksThrough != state.eventsIndex()) {
+            checkpoint();
+        }
+        final long wanted = rebuild.resendFrom();
+        final ExcerptTailer from = resendTailer(rebuild, wanted);
+        if (from != null) {
+            reader.close();
+            tail = new EventTail(from);
         } else {
             // Nothing to send again: go on right after the last excerpt the rebuild read, so that nothing the engine
             // appended since (a publisher started together with the engine) is passed over.
-            tail = rebuild;
+            seq = bookSeq;
+            tail = reader;
         }
-        log.accept(String.format("marketdata: rebuilt from the events queue through %s in %d ms: %d market-data excerpts (seq %d);"
-                + " %s; sending from seq %d", Long.toHexString(booksThrough), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-            bookSeq, bookSeq, counts[2] == 1
-                ? "the last publisher sent through " + Long.toHexString(resumeAfter) + " (seq " + counts[1] + ")"
-                : "no earlier publisher's last message found", seq + 1));
+        tailUnreadable = tail.unreadable();
+        final String resume = rebuild.found ? "the last publisher sent through " + Long.toHexString(resumeAfter)
+            + (rebuild.beforeKnown ? " (before the last " + REPUBLISH + " market-data excerpts the checkpoint keeps)"
+            : " (seq " + rebuild.throughResume + ")") : "no earlier publisher's last message found";
+        final String archived = from != null && seq > wanted || from == null && wanted < bookSeq
+            ? "; those from seq " + (wanted + 1) + " before it are in archived days (not sent again)" : "";
+        final long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        log.accept(String.format("marketdata: %s: %d market-data excerpts (seq %d); %s%s; sending from seq %d",
+            state == null ? "rebuilt from the events queue through " + Long.toHexString(booksThrough) + " in " + millis + " ms"
+                : "rebuilt from checkpoint through " + Long.toHexString(state.eventsIndex()) + " (" + read + " excerpts read after it)"
+                + " in " + millis + " ms, now through " + Long.toHexString(booksThrough),
+            bookSeq, bookSeq, resume, archived, seq + 1));
         nextSnapshotNanos = now;
         sendFromNanos = System.nanoTime() + CONNECT_GRACE_NANOS;
         return 1;
     }
 
+    /** Moves the tailer past the checkpoint's excerpt, which the checkpoint's state already includes. */
+    private static void skipTo(final ExcerptTailer tailer, final long index) {
+        if (!tailer.moveToIndex(index)) {
+            throw new IllegalStateException("cannot move to events index " + Long.toHexString(index) + " just fingerprinted");
+        }
+        try (DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent() || dc.index() != index) {
+                throw new IllegalStateException("no events excerpt at " + Long.toHexString(index) + ", just fingerprinted");
+            }
+        }
+    }
+
+    /**
+     * A tailer at the first market-data excerpt to send again, from number {@code wanted} (from 0) on, and {@link #seq} set
+     * before it; null when there is none to send again. Those in days archived since the checkpoint are passed over.
+     */
+    private ExcerptTailer resendTailer(final Rebuild rebuild, final long wanted) {
+        final ExcerptTailer tailer = events.createTailer();
+        int missingCycle = Integer.MIN_VALUE;
+        for (long n = wanted; n < rebuild.marketData; n++) {
+            final long index = rebuild.indexOf(n);
+            if (index < 0) {
+                break;
+            }
+            final int cycle = events.rollCycle().toCycle(index);
+            if (cycle != missingCycle) {
+                if (tailer.moveToIndex(index)) {
+                    seq = n;
+                    return tailer;
+                }
+                missingCycle = cycle;
+            }
+        }
+        tailer.close();
+        return null;
+    }
+
+    /**
+     * What a start reads after its starting point: applies each excerpt to the books, counts the market data, and keeps the
+     * events indices of the last {@value #REPUBLISH} market-data excerpts through the predecessor's last (or through the end,
+     * while that is not found): where to send again from.
+     */
+    private final class Rebuild implements EventTail.Handler {
+        private final long resumeAfter;
+        /** Market-data excerpt n (from 0) at n % REPUBLISH, through the resume point. */
+        private final long[] recent = new long[REPUBLISH];
+        private long marketData;
+        /** Market-data excerpts through the resume point (all of them while it is not found). */
+        private long throughResume;
+        private boolean found;
+        /** The predecessor's last is older than what the checkpoint keeps: sent again from the oldest kept. */
+        private boolean beforeKnown;
+        /** The first market-data excerpt (from 0) whose index is known: after a checkpoint, its last REPUBLISH. */
+        private long firstKnown;
+
+        Rebuild(final long resumeAfter) {
+            this.resumeAfter = resumeAfter;
+        }
+
+        /** Starts from a checkpoint's counts and its last market-data excerpts, and looks for the resume point among them. */
+        void seed(final PublisherCheckpoint.State state) {
+            final long[] kept = state.recent();
+            final int n = Math.min(kept.length, REPUBLISH);
+            marketData = state.marketData();
+            throughResume = marketData;
+            firstKnown = marketData - n;
+            for (int i = 0; i < n; i++) {
+                final long index = kept[kept.length - n + i];
+                recent[(int) ((firstKnown + i) % REPUBLISH)] = index;
+                recentInBooks[(int) ((firstKnown + i) % REPUBLISH)] = index;
+                if (index == resumeAfter) {
+                    throughResume = firstKnown + i + 1;
+                    found = true;
+                }
+            }
+            // Before the first kept but at or before the checkpoint: a market-data excerpt of this numbering, older than the
+            // checkpoint keeps (the predecessor gave up or had not sent that many). Its successors are sent again from the
+            // oldest kept.
+            if (!found && firstKnown > 0 && resumeAfter >= 0 && resumeAfter < kept[kept.length - n]) {
+                found = true;
+                beforeKnown = true;
+                throughResume = firstKnown;
+            }
+            booksThrough = state.eventsIndex();
+        }
+
+        @Override
+        public void onEvent(final long index, final EventHeader header, final Result result) {
+            if (FeedEncoder.carriesMarketData(result)) {
+                recentInBooks[(int) (marketData % REPUBLISH)] = index;
+                marketData++;
+                if (!found) {
+                    recent[(int) (throughResume++ % REPUBLISH)] = index;
+                    found = index == resumeAfter;
+                }
+                applyToBooks(result);
+            }
+            booksThrough = index;
+        }
+
+        /** The first market-data excerpt (from 0) to send again. */
+        long resendFrom() {
+            return Math.max(throughResume - REPUBLISH, firstKnown);
+        }
+
+        /** The events index of market-data excerpt n (from 0), -1 when not known. */
+        long indexOf(final long n) {
+            if (n >= firstKnown && n < throughResume && n >= throughResume - REPUBLISH) {
+                return recent[(int) (n % REPUBLISH)];
+            }
+            return n >= marketData - REPUBLISH && n < marketData ? recentInBooks[(int) (n % REPUBLISH)] : -1;
+        }
+    }
+
+    /** Hands a copy of the state through {@link #bookEventsIndex} to the checkpoint's thread (unless it has it already). */
+    private void checkpoint() {
+        if (checkpoints == null || bookEventsIndex < 0 || bookEventsIndex == checkpoints.lastAsked()) {
+            return;
+        }
+        int count = 0;
+        for (final boolean h : halted) {
+            count += h ? 1 : 0;
+        }
+        final int[] haltedSymbols = new int[count];
+        for (int slot = 0, i = 0; slot < halted.length; slot++) {
+            if (halted[slot]) {
+                haltedSymbols[i++] = symbols.get(slot).id();
+            }
+        }
+        checkpoints.writeInBackground(bookEventsIndex, PublisherCheckpoint.encode(bookSeq, unreadable, recentInBooks, haltedSymbols,
+            books));
+    }
+
     private void onEvent(final long index, final EventHeader header, final Result result) {
         if (!FeedEncoder.carriesMarketData(result)) {
             if (index > booksThrough) {
-                bookEventsIndex = index;
+                inBooks(index);
             }
             lastIndexRead = index;
             return;
@@ -280,7 +447,8 @@ public final class PublisherAgent implements Agent {
         if (index > booksThrough) {
             applyToBooks(result);
             bookSeq = seq;
-            bookEventsIndex = index;
+            recentInBooks[(int) ((seq - 1) % REPUBLISH)] = index;
+            inBooks(index);
         }
         lastIndexRead = index;
         final long now = System.nanoTime();
@@ -299,6 +467,16 @@ public final class PublisherAgent implements Agent {
             pending = true;
             pendingSinceNanos = now;
             backPressured++;
+        }
+    }
+
+    /** The books include the excerpt at {@code index}: the first of a new day asks for a checkpoint. */
+    private void inBooks(final long index) {
+        bookEventsIndex = index;
+        final int cycle = events.rollCycle().toCycle(index);
+        if (cycle != cycleInBooks) {
+            cycleInBooks = cycle;
+            checkpointDue = true;
         }
     }
 
@@ -467,9 +645,11 @@ public final class PublisherAgent implements Agent {
     @Override
     public void onClose() {
         if (tail != null) {
+            checkpoint();
             log.accept(describe());
         }
-        CloseHelper.closeAll(tail, endTailer, events, status, aeron);
+        // The checkpoint's thread reads the events queue (its excerpt's fingerprint): done before the queue is closed.
+        CloseHelper.closeAll(checkpoints, tail, endTailer, events, status, aeron);
     }
 
     @Override

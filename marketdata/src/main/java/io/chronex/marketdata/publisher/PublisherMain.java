@@ -19,8 +19,10 @@ public final class PublisherMain {
         Publishes the binary market-data feed (docs/marketdata.md): reads DIR/events (read-only) and sends, over
         Aeron UDP, one SBE incremental message per excerpt that changed a level, traded or halted/resumed a symbol
         (sequence numbers 1, 2, ... in the order of the queue), and every symbol's book on the snapshot channel once
-        per cycle. At start (also after a kill -9) it reads the queue from its beginning to rebuild the books and
-        the sequence, sends again from 1024 incrementals before the last one the previous run sent, and carries on:
+        per cycle. At start (also after a kill -9) it rebuilds the books and the sequence from its checkpoint
+        (DIR/marketdata/checkpoint, written at start, at the first excerpt of each day and at a clean stop) and the
+        excerpts after it, or from the queue's beginning when there is none (refused when days of the events are
+        archived), sends again from 1024 incrementals before the last one the previous run sent, and carries on:
         no sequence number ever names another message. Starts before or after the engine; after a kill -9 a
         restart waits up to 10 s for the dead media driver's heartbeat to go stale.
 
