@@ -243,7 +243,7 @@ final class ClOrdIdCheck implements AutoCloseable {
             final ExcerptTailer tailer = events.createTailer();
             // As a start does: from the checkpoint when there is one (the days before it may be archived).
             final GatewayCheckpoint.Restored checkpoint = GatewayCheckpoint.load(gatewayId, dir, data.root(), commands, events,
-                System.err::println);
+                config.sessionsOf(gatewayId).stream().mapToLong(GatewayConfig.Session::account).toArray(), System.err::println);
             if (checkpoint != null) {
                 check.startAfter(checkpoint.header().commandsIndex(), checkpoint.journalled(), checkpoint.firstJournalled(),
                     checkpoint.body());

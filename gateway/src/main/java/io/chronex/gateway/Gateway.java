@@ -99,6 +99,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     long journalledBeforeStart;
     long firstJournalledBeforeStart = -1;
     private final GatewayCheckpoint checkpoint;
+    /** Inside {@link #doWork}: a pass that threw leaves it set, and its state (reports built, not stored) is not checkpointed. */
+    private boolean inPass;
     /** Repeated tags are left to the dictionary check, which knows the repeating groups whose instances repeat them. */
     private final FixDecoder decoder = new FixDecoder(true);
     private long nextTimerNanos;
@@ -224,6 +226,20 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         framer.listen(port);
     }
 
+    /** The accounts of this gateway's sessions, for the checkpoint. */
+    long[] accounts() {
+        final long[] accounts = new long[sessions.size()];
+        for (int i = 0; i < accounts.length; i++) {
+            accounts[i] = sessions.get(i).account;
+        }
+        return accounts;
+    }
+
+    /** The last events excerpt whose reports the outbound store holds (-1: none), for the checkpoint. */
+    long storedThrough() {
+        return store.lastEventsIndex();
+    }
+
     private static boolean[] marketDataAllowed(final List<FixSession> sessions) {
         final boolean[] allowed = new boolean[sessions.size()];
         for (int i = 0; i < allowed.length; i++) {
@@ -238,12 +254,12 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
      */
     private long recover(final Recovery recovery, final ClOrdIdCheck check, final Path dataRoot, final Path dir) {
         recovery.marketData = marketData;
-        recovery.checkpoint = GatewayCheckpoint.load(gatewayId, dir, dataRoot, commandsQueue, eventsQueue, log);
+        recovery.checkpoint = GatewayCheckpoint.load(gatewayId, dir, dataRoot, commandsQueue, eventsQueue, accounts(), log);
         log.log(recovery.run());
         log.log(String.format(java.util.Locale.ROOT, "market data: books and trading status rebuilt from the %d events before the"
             + " resume point%s (read again with the recovery scan, %.1f ms)", marketData.rebuiltEvents(),
             recovery.checkpoint == null ? "" : " after the checkpoint", recovery.rescanNanos / 1e6));
-        recoverRoutes(dir, recovery.checkpoint == null ? -1 : recovery.checkpoint.header().commandsIndex());
+        recoverRoutes(dir, recovery.checkpoint == null ? -1 : recovery.checkpoint.header().commandsIndex(), recovery.answeredThrough);
         journalledBeforeStart = check.journalledHere;
         firstJournalledBeforeStart = check.firstHere;
         return recovery.resumedInside ? -1 : recovery.resumedAfter;
@@ -253,7 +269,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
      * The routes the tables name must all be in the routes file (a file lost or put back older would
      * give orders another desk's route); then the routed requests a stop left are put right.
      */
-    private void recoverRoutes(final Path dir, final long checkpointCommands) {
+    private void recoverRoutes(final Path dir, final long checkpointCommands, final long answeredThrough) {
         final int inOrders = clOrdIds.maxRoute();
         final int inRequests = requestRoutes.maxRoute();
         if (Math.max(inOrders, inRequests) > routes.count()) {
@@ -267,7 +283,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         }
         // Every route claimed before the checkpoint had its index: nothing before it is looked up (it may be archived).
         final String line = requestRoutes.recover(commandsQueue, eventsQueue, gatewayId, Math.max(state.scanFrom(), checkpointCommands),
-            store.lastEventsIndex());
+            answeredThrough);
         if (line != null) {
             log.log(line);
         }
@@ -295,6 +311,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
 
     /** One pass: network, events, timers, then the pass's output written. Returns how much was done (0 = idle). */
     public int doWork() throws IOException {
+        inPass = true;
         if (!storageExhausted(System.nanoTime()) && pausedForStorage) {
             resumeAfterStorage();
         }
@@ -323,6 +340,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         if (returns != null && returns.pending() > 0) {
             writeReturns();
         }
+        inPass = false;
         return work;
     }
 
@@ -611,8 +629,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             }
         }
         journal.checkpoint();
-        checkpoint.close();
-        if (eventsToReports.lastRead() >= 0 && storage.recheck() == StorageGuard.Level.OK) {
+        if (checkpoint.finish() && !inPass && eventsToReports.lastRead() >= 0 && storage.recheck() == StorageGuard.Level.OK) {
             checkpoint.take(eventsToReports.lastRead(), this, true);
         }
         framer.close();

@@ -30,10 +30,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * checkpoint, which only means a longer start.
  */
 final class GatewayCheckpoint implements AutoCloseable {
-    private static final int BODY_VERSION = 1;
+    private static final int BODY_VERSION = 2;
 
-    /** A checkpoint read at start, its body positioned at its first section. */
-    record Restored(ReaderCheckpoint.Header header, long journalled, long firstJournalled, ByteBuffer body) {
+    /**
+     * A checkpoint read at start, its body positioned at its ClOrdIDs: how many commands this gateway had journalled (the
+     * first at firstJournalled), and the last events excerpt whose reports the outbound store held when it was taken.
+     */
+    record Restored(ReaderCheckpoint.Header header, long journalled, long firstJournalled, long storedThrough, ByteBuffer body) {
     }
 
     private final int gatewayId;
@@ -67,8 +70,9 @@ final class GatewayCheckpoint implements AutoCloseable {
      * past days were archived: the start would rebuild from a history missing its first days.
      */
     static Restored load(final int gatewayId, final Path gatewayDir, final Path dataRoot, final SingleChronicleQueue commands,
-                         final SingleChronicleQueue events, final Gateway.Log log) {
+                         final SingleChronicleQueue events, final long[] accounts, final Gateway.Log log) {
         final Path file = gatewayDir.resolve(ReaderCheckpoint.FILE);
+        final ArchivedCycles archived = ArchivedCycles.ofDataDirectory(dataRoot);
         String problem;
         try {
             final ReaderCheckpoint.Checkpoint read = ReaderCheckpoint.read(file, ReaderCheckpoint.GATEWAY, gatewayId);
@@ -80,15 +84,22 @@ final class GatewayCheckpoint implements AutoCloseable {
                     if (body.getInt() != BODY_VERSION) {
                         throw new IllegalArgumentException(file + ": state of another version");
                     }
-                    return new Restored(h, body.getLong(), body.getLong(), body);
+                    final Restored r = new Restored(h, body.getLong(), body.getLong(), body.getLong(), body);
+                    problem = accountsChanged(body, accounts, archived.isEmpty(), log);
+                    if (problem == null) {
+                        return r;
+                    }
                 }
             } else {
+                if (!archived.isEmpty() && !servedBeforeArchive(dataRoot, gatewayId)) {
+                    // A gateway that never served this directory starts at the events' end: it needs none of the past.
+                    return null;
+                }
                 problem = "there is none";
             }
         } catch (final IOException | RuntimeException e) {
             problem = e.getMessage();
         }
-        final ArchivedCycles archived = ArchivedCycles.ofDataDirectory(dataRoot);
         if (!archived.isEmpty()) {
             throw new IllegalStateException(file + " cannot be used (" + problem + "), and days of the queues before "
                 + archived.cycles().get(archived.cycles().size() - 1).file() + " are archived: this gateway would rebuild its"
@@ -99,6 +110,48 @@ final class GatewayCheckpoint implements AutoCloseable {
             log.log("warning: " + file + " is not used (" + problem + "): the queues are read from their start instead");
         }
         return null;
+    }
+
+    /**
+     * Null when the checkpoint was taken for the accounts this gateway serves now (or with days archived, when it can still be
+     * used: a warning for accounts added since, whose orders' AvgPx then counts only fills after it), else why it is not used.
+     */
+    private static String accountsChanged(final ByteBuffer body, final long[] accounts, final boolean nothingArchived,
+                                          final Gateway.Log log) {
+        final int count = body.getInt();
+        if (count < 0 || count > body.remaining() / Long.BYTES) {
+            throw new IllegalArgumentException("accounts: " + count + " cannot be");
+        }
+        final java.util.Set<Long> then = new java.util.TreeSet<>();
+        for (int i = 0; i < count; i++) {
+            then.add(body.getLong());
+        }
+        final java.util.Set<Long> added = new java.util.TreeSet<>();
+        for (final long a : accounts) {
+            if (!then.contains(a)) {
+                added.add(a);
+            }
+        }
+        if (added.isEmpty()) {
+            return null;
+        }
+        if (nothingArchived) {
+            return "it was taken before accounts " + added + " were this gateway's; their orders' average prices need the fills"
+                + " before it";
+        }
+        log.log("warning: accounts " + added + " were not this gateway's when its checkpoint was taken, and the days before it"
+            + " are archived: the AvgPx of their orders live since before it counts only the fills after it");
+        return null;
+    }
+
+    /** Whether bin/admin archive found this gateway serving the directory (then a missing checkpoint is a lost one). */
+    private static boolean servedBeforeArchive(final Path dataRoot, final int gatewayId) throws IOException {
+        final Path file = dataRoot.resolve(ArchivedCycles.READERS);
+        if (!java.nio.file.Files.exists(file)) {
+            return true; // archived by a build that did not say: assume it did
+        }
+        final String body = io.chronex.runtime.WholeFile.checkedBody(java.nio.file.Files.readString(file));
+        return body == null || body.lines().anyMatch(("gateway " + gatewayId)::equals);
     }
 
     /** Puts back what the checkpoint holds, in the order {@link #capture} wrote it (the ClOrdIDs go to the start's check). */
@@ -124,7 +177,6 @@ final class GatewayCheckpoint implements AutoCloseable {
 
     /** Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now or in the background. */
     void take(final long eventsIndex, final Gateway state, final boolean now) {
-        lastCycle = ArchivedCycles.cycleOfIndex(eventsIndex);
         final long started = System.nanoTime();
         final long commandsIndex = commands.lastIndex();
         final byte[] body;
@@ -138,6 +190,7 @@ final class GatewayCheckpoint implements AutoCloseable {
                 + "); the previous one stays, a restart reads more");
             return;
         }
+        lastCycle = ArchivedCycles.cycleOfIndex(eventsIndex);
         final long copyNanos = System.nanoTime() - started;
         final Runnable write = () -> write(header, body, copyNanos);
         if (now) {
@@ -170,6 +223,12 @@ final class GatewayCheckpoint implements AutoCloseable {
         out.writeInt(BODY_VERSION);
         out.writeLong(g.journalledBeforeStart + g.journal.journalled);
         out.writeLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.journal.firstJournalled);
+        out.writeLong(g.storedThrough());
+        final long[] accounts = g.accounts();
+        out.writeInt(accounts.length);
+        for (final long a : accounts) {
+            out.writeLong(a);
+        }
         writeClOrdIds(out, g.clOrdIds);
         g.reports.writeTracked(out);
         g.received.writeTo(out);
@@ -232,13 +291,20 @@ final class GatewayCheckpoint implements AutoCloseable {
     /** Waits for a checkpoint being written (a stop); the next start reads it. */
     @Override
     public void close() {
+        finish();
+    }
+
+    /** {@link #close}; false when a write is still going on (then no other may be written: both would use the same file). */
+    boolean finish() {
         writer.shutdown();
         try {
-            if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
-                log.log("warning: the checkpoint being written did not finish within 30 s; the previous one stays");
+            if (writer.awaitTermination(30, TimeUnit.SECONDS)) {
+                return true;
             }
+            log.log("warning: the checkpoint being written did not finish within 30 s; no other is written at this stop");
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 }

@@ -57,6 +57,8 @@ final class Recovery {
     /** The events excerpt the gateway goes on after, and whether it goes on inside it (answered in part when it stopped). */
     long resumedAfter = -1;
     boolean resumedInside;
+    /** The last events excerpt whose results are all answered (stored, or had nothing to store): for the routed requests. */
+    long answeredThrough = -1;
     private final EventHeader header = new EventHeader();
     private final Result result = new Result();
 
@@ -130,6 +132,11 @@ final class Recovery {
         checkStoredOutbound();
         if (checkpoint != null) {
             final long through = checkpoint.header().eventsIndex();
+            if (store.lastEventsIndex() < checkpoint.storedThrough()) {
+                throw new IllegalStateException(gatewayDir.resolve("outbound") + " holds the reports of events up to "
+                    + Long.toHexString(store.lastEventsIndex()) + ", but held them up to " + Long.toHexString(checkpoint.storedThrough())
+                    + " when the checkpoint was taken: the store is older than the checkpoint (an older copy put back). " + RESTORE_HINT);
+            }
             if (partial >= 0 && partial <= through) {
                 throw new IllegalStateException(gatewayDir.resolve("outbound") + " says events excerpt " + Long.toHexString(partial)
                     + " was answered in part when the gateway stopped, but the checkpoint was taken after it, through "
@@ -138,6 +145,7 @@ final class Recovery {
             // The events between the last one whose reports were stored and the checkpoint had none to store.
             resumeAfter = Math.max(resumeAfter, through);
         }
+        answeredThrough = resumeAfter;
         resumedAfter = partial >= 0 ? partial : resumeAfter;
         resumedInside = partial >= 0;
         final long tracked = resumeEvents(resumeAfter, partial);

@@ -34,8 +34,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * leaves a checkpoint, and with the first day of both queues archived the gateway starts from its checkpoint without
  * reading it. What it rebuilt is what the spec of each answer needs: an order that took liquidity on the first day and
  * rests is filled on the third with AvgPx over both days' fills and its own ClOrdID, an order of the first day is
- * cancelled by its ClOrdID, a PossDup copy of a first-day order is still refused, and the gateway's FIX market data
- * shows the first day's book. Without the checkpoint the start is refused rather than rebuilt from a history missing a day.
+ * cancelled by its ClOrdID, a PossDup copy of a second-day order is still refused, and the gateway's FIX market data
+ * shows the book the first two days left; clordids.table is still checked (against the checkpoint's ClOrdIDs), and a
+ * gateway that never served before the archive starts. Without its checkpoint the start is refused rather than rebuilt
+ * from a history missing a day.
  */
 class GatewayCheckpointTest {
     private static final String NOW = "20261123-10:00:00";
@@ -58,7 +60,8 @@ class GatewayCheckpointTest {
     void aGatewayStartsFromItsCheckpointWithTheFirstDayArchived() throws Exception {
         Files.copy(ProjectRoot.resolve("config/engine.yaml"), tmp.resolve("engine.yaml"));
         Files.writeString(tmp.resolve("gateway.yaml"), "port: 0\nengineConfig: engine.yaml\nsessions:\n"
-            + "  - {senderCompId: BUYER, account: 4, marketData: true}\n  - {senderCompId: SELLER, account: 1}\n");
+            + "  - {senderCompId: BUYER, account: 4, marketData: true}\n  - {senderCompId: SELLER, account: 1}\n"
+            + "  - {senderCompId: LATER, account: 2, gateway: 2}\n");
         final Path dataDir = tmp.resolve("data");
         Admin.journal(DataDirectory.open(dataDir).withClock(clock), ProjectRoot.resolve("config/demo-funding.admin"),
             tmp.resolve("engine.yaml"));
@@ -82,11 +85,15 @@ class GatewayCheckpointTest {
 
         // Day 2: one more order; its event is the day's first, so a checkpoint is taken on it while serving.
         nextDay();
+        log.clear();
         day(dataDir, true, port -> {
             try (RawFixClient buyer = client("BUYER", port)) {
                 send(buyer, "D", order("B3", "1", "91.00", '1'));
                 assertEquals("0", buyer.expect("8").get(150), "B3 rests");
-                awaitLog("checkpoint through events index", 2);
+                final long today = TimeUnit.MILLISECONDS.toDays(clock.currentTimeMillis());
+                Await.until("a checkpoint through an event of the second day, taken while serving:\n" + log, 30,
+                    () -> log.stream().anyMatch(l -> l.startsWith("checkpoint through events index ")
+                        && ArchivedCycles.cycleOfIndex(Long.parseLong(l.split(" ")[4], 16)) == today));
             }
         });
 
@@ -100,6 +107,17 @@ class GatewayCheckpointTest {
         assertEquals(0, admin.exitValue(), archiveOut);
         assertTrue(archiveOut.contains("RESULT archived=2 "), "the first day of the journal and of the events: " + archiveOut);
         final String firstDay = ArchivedCycles.ofDataDirectory(dataDir).cycles().get(0).file();
+        // The ClOrdIDs the checkpoint holds are what clordids.table is checked against: without the table, refused.
+        final Path table = dataDir.resolve("gateways/1/clordids.table");
+        Files.move(table, tmp.resolve("clordids.table"));
+        final IllegalStateException noTable = assertThrows(IllegalStateException.class, () -> new Gateway(
+            GatewayConfig.load(tmp.resolve("gateway.yaml")), 1, 0, DataDirectory.open(dataDir).withClock(clock), log::add).close());
+        assertTrue(noTable.getMessage().contains("disagrees with the journal: 3 of the 3 live orders"), noTable.getMessage());
+        Files.move(tmp.resolve("clordids.table"), table, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        // A gateway that never served before the archive needs none of the archived days: it starts at the events' end.
+        final Gateway later = new Gateway(GatewayConfig.load(tmp.resolve("gateway.yaml")), 2, 0,
+            DataDirectory.open(dataDir).withClock(clock), log::add);
+        later.close();
         log.clear();
         day(dataDir, false, port -> {
             try (RawFixClient buyer = client("BUYER", port); RawFixClient seller = client("SELLER", port)) {
@@ -203,11 +221,6 @@ class GatewayCheckpointTest {
         c.connect(port, 0);
         c.logOn(true);
         return c;
-    }
-
-    private void awaitLog(final String text, final int times) throws Exception {
-        Await.until("'" + text + "' logged " + times + " times:\n" + log, 30,
-            () -> log.stream().filter(l -> l.contains(text)).count() >= times);
     }
 
     private static void send(final RawFixClient client, final String type, final String fields) throws Exception {

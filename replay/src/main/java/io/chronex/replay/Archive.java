@@ -4,11 +4,16 @@ import io.chronex.queues.ArchivedConfigRecords;
 import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.CycleArchive;
 import io.chronex.queues.DataDirectory;
+import io.chronex.queues.DecodeStatus;
+import io.chronex.queues.EventCodec;
+import io.chronex.queues.EventHeader;
 import io.chronex.queues.JournalConfig;
 import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.queues.SnapshotFiles;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.Tool;
+import io.chronex.runtime.WholeFile;
+import io.chronex.api.Result;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
@@ -76,8 +81,11 @@ final class Archive {
     private record Move(String queue, String file, long bytes) {
     }
 
-    /** What starts from a point in the queues and so needs every day from that point's on: its name, index and day. */
-    private record Needs(String who, long index, int cycle, String remedy) {
+    /**
+     * What starts from a point in the queues and so needs every day from that point's on: its name, index and day; reader is
+     * the line {@code DIR/archived-readers} keeps for it (null for the engine).
+     */
+    private record Needs(String who, long index, int cycle, String remedy, String reader) {
     }
 
     static int run(final String[] argv, final PrintStream out) throws IOException {
@@ -105,7 +113,7 @@ final class Archive {
             final long snapshotIndex = newestSnapshot(data);
             final int snapshotCycle = ArchivedCycles.cycleOfIndex(snapshotIndex);
             needs.add(0, new Needs("the engine's newest snapshot", snapshotIndex, snapshotCycle, "its recovery would read it. Take a"
-                + " snapshot (bin/admin --data-dir DIR snapshot, with the engine running)"));
+                + " snapshot (bin/admin --data-dir DIR snapshot, with the engine running)", null));
             final int today = (int) Math.floorDiv(System.currentTimeMillis(), DAY_MILLIS);
             final List<Move> moves = new ArrayList<>();
             for (final String queue : ArchivedCycles.QUEUES) {
@@ -117,6 +125,9 @@ final class Archive {
                 moves.forEach(m -> out.printf(Locale.ROOT, "would archive %s/%s (%,d bytes)%n", m.queue(), m.file(), m.bytes()));
                 out.println("RESULT would_archive=" + moves.size() + " archive=" + archive);
                 return 0;
+            }
+            if (!moves.isEmpty()) {
+                keepReaders(dir, needs);
             }
             return move(data, archive, moves, args.flag("--compress"), out);
         }
@@ -239,12 +250,50 @@ final class Archive {
                         + "): its start takes a checkpoint; then archive again");
                 }
                 final ReaderCheckpoint.Header h = checkpoint.header();
-                needs.add(new Needs(who + "'s checkpoint", h.eventsIndex(), h.firstCycle(), "its next start reads from there."
+                // A gateway reads back the commands the events after its checkpoint answer: from the one its event answers on.
+                final int cycle = publisher ? h.firstCycle() : Math.min(h.firstCycle(), answeredCycle(events, h.eventsIndex()));
+                needs.add(new Needs(who + "'s checkpoint", h.eventsIndex(), cycle, "its next start reads from there."
                     + " It takes a checkpoint when it starts, at the first event of each day and when it stops: wait for one"
-                    + " (or restart " + start + ")"));
+                    + " (or restart " + start + ")", publisher ? "marketdata" : "gateway " + reader.getFileName()));
             }
         }
         return needs;
+    }
+
+    /** The day of the command the events excerpt at index answers (its own day when it cannot be read: no later). */
+    private static int answeredCycle(final SingleChronicleQueue events, final long index) {
+        final EventHeader header = new EventHeader();
+        try (ExcerptTailer tailer = events.createTailer()) {
+            if (tailer.moveToIndex(index)) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (dc.isPresent() && EventCodec.read(dc.wire().bytes(), header, new Result()) == DecodeStatus.OK
+                        && header.commandIndex >= 0) {
+                        return Math.min(ArchivedCycles.cycleOfIndex(header.commandIndex), ArchivedCycles.cycleOfIndex(index));
+                    }
+                }
+            }
+        }
+        return ArchivedCycles.cycleOfIndex(index);
+    }
+
+    /**
+     * Adds the readers that serve the directory now to DIR/archived-readers, before a day goes: a gateway listed there without
+     * its checkpoint has lost it (and refuses to start), one not listed is new and needs none of the archived days.
+     */
+    private static void keepReaders(final Path dir, final List<Needs> needs) throws IOException {
+        final Path file = dir.resolve(ArchivedCycles.READERS);
+        final Set<String> readers = new java.util.TreeSet<>();
+        if (Files.exists(file)) {
+            final String body = WholeFile.checkedBody(Files.readString(file));
+            if (body == null) {
+                throw new Tool.Failure(file + " is damaged (its check line does not match): nothing archived. It lists the gateways"
+                    + " that served " + dir + " before days were archived; put it back from a copy, or write it again with one line"
+                    + " 'gateway N' per gateway directory under " + dir.resolve("gateways") + " and 'marketdata'");
+            }
+            body.lines().filter(l -> !l.isBlank()).forEach(readers::add);
+        }
+        needs.stream().map(Needs::reader).filter(java.util.Objects::nonNull).forEach(readers::add);
+        WholeFile.writeChecked(file, String.join("\n", readers) + "\n");
     }
 
     /** The journal index of the engine's newest snapshot that reads and matches the journal. */

@@ -27,6 +27,12 @@ public final class ArchivedCycles {
     public static final String FILE = "archived-cycles";
     /** In the data directory: bin/admin archive holds it exclusively while it moves days, readers of the history shared. */
     public static final String LOCK = ".chronex-archive.lock";
+    /**
+     * DIR/archived-readers (a checked text file, one 'gateway N' or 'marketdata' a line): the readers that served the data
+     * directory when days were archived. One listed without its checkpoint has lost it; one not listed is new and needs none
+     * of the archived days.
+     */
+    public static final String READERS = "archived-readers";
     /** The list in an archive. */
     public static final String MANIFEST = "manifest";
     /** The queues whose past cycles are archived. */

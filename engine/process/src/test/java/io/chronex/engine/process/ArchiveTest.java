@@ -2,12 +2,14 @@ package io.chronex.engine.process;
 
 import io.chronex.api.Command;
 import io.chronex.api.Side;
+import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.HistoryView;
 import io.chronex.queues.Hops;
 import io.chronex.queues.JournalConfig;
+import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.replay.JournalSummary;
 import io.chronex.testing.Await;
 import io.chronex.testing.ChildJvm;
@@ -81,6 +83,57 @@ class ArchiveTest {
         }
     }
 
+    /**
+     * Refused while the engine's newest snapshot, a gateway without a checkpoint or one whose checkpoint is on the first day
+     * needs it; a dry run once nothing does lists both first days.
+     */
+    private void refusedUntilNothingNeedsTheFirstDay(final DataDirectory data, final String admin) throws Exception {
+        final String dir = data.root().toString();
+        // The newest snapshot is on 2026-11-21: that day must stay, and with it the refusal says what would do.
+        final String refused = run(admin, 2, "refused-snapshot", "--data-dir", dir, "archive", "--before", "2026-11-22");
+        assertTrue(refused.contains("newest snapshot") && refused.contains("bin/admin --data-dir DIR snapshot"), refused);
+        Files.createDirectories(data.root().resolve("gateways/1/outbound"));
+        final String gateway = run(admin, 2, "refused-gateway", "--data-dir", dir, "archive", "--before", "2026-11-21");
+        assertTrue(gateway.contains("gateway 1 served") && gateway.contains("it has none"), gateway);
+        // A gateway's checkpoint on the first day holds that day back; one on the second lets it go.
+        gatewayCheckpointOn(data, FIRST_DAY);
+        final String early = run(admin, 2, "refused-checkpoint", "--data-dir", dir, "archive", "--before", "2026-11-21");
+        assertTrue(early.contains("on or after the day of gateway 1's checkpoint"), early);
+        gatewayCheckpointOn(data, FIRST_DAY + 1);
+        final String dry = run(admin, 0, "dry-run", "--data-dir", dir, "archive", "--before", "2026-11-21", "--dry-run");
+        assertTrue(dry.contains("RESULT would_archive=2"), dry);
+        Files.delete(data.root().resolve("gateways/1/" + ReaderCheckpoint.FILE));
+        Files.delete(data.root().resolve("gateways/1/outbound"));
+        Files.delete(data.root().resolve("gateways/1"));
+        Files.delete(data.root().resolve("gateways"));
+    }
+
+    /** gateways/1/checkpoint as a gateway takes it on that day: through the day's last events excerpt and journal command. */
+    private static void gatewayCheckpointOn(final DataDirectory data, final long day) throws Exception {
+        try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
+            final long command = lastOfDay(commands, day);
+            final long event = lastOfDay(events, day);
+            ReaderCheckpoint.write(data.root().resolve("gateways/1/" + ReaderCheckpoint.FILE), ReaderCheckpoint.header(
+                ReaderCheckpoint.GATEWAY, 1, commands, command, events, event, 0), new byte[0]);
+        }
+    }
+
+    private static long lastOfDay(final SingleChronicleQueue queue, final long day) {
+        long last = -1;
+        try (ExcerptTailer tailer = queue.createTailer()) {
+            while (true) {
+                try (DocumentContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        return last;
+                    }
+                    if (ArchivedCycles.cycleOfIndex(dc.index()) == day) {
+                        last = dc.index();
+                    }
+                }
+            }
+        }
+    }
+
     /** Runs a main class as its own process, as its bin/ script would, and returns its exit code and output. */
     private String run(final String mainClass, final int expectedExit, final String name, final String... args) throws Exception {
         final Path log = tmp.resolve(name + ".log");
@@ -135,17 +188,7 @@ class ArchiveTest {
         final JournalConfig.Entry initial = JournalConfig.ofDirectory(data).first();
         final String admin = io.chronex.replay.Admin.class.getName();
 
-        // The newest snapshot is on 2026-11-21: that day must stay, and with it the refusal says what would do.
-        final String refused = run(admin, 2, "refused-snapshot", "--data-dir", dir, "archive", "--before", "2026-11-22");
-        assertTrue(refused.contains("newest snapshot") && refused.contains("bin/admin --data-dir DIR snapshot"), refused);
-        Files.createDirectories(data.root().resolve("gateways/1/outbound"));
-        final String gateway = run(admin, 2, "refused-gateway", "--data-dir", dir, "archive", "--before", "2026-11-21");
-        assertTrue(gateway.contains("gateway 1 served") && gateway.contains("it has none"), gateway);
-        Files.delete(data.root().resolve("gateways/1/outbound"));
-        Files.delete(data.root().resolve("gateways/1"));
-        Files.delete(data.root().resolve("gateways"));
-        final String dry = run(admin, 0, "dry-run", "--data-dir", dir, "archive", "--before", "2026-11-21", "--dry-run");
-        assertTrue(dry.contains("RESULT would_archive=2"), dry);
+        refusedUntilNothingNeedsTheFirstDay(data, admin);
         assertEquals(3, files(data.root().resolve("commands")).size(), "a dry run moves nothing");
 
         final String archived = run(admin, 0, "archive", "--data-dir", dir, "archive", "--before", "2026-11-21", "--compress");
