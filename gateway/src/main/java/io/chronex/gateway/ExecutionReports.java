@@ -206,8 +206,13 @@ final class ExecutionReports {
         }
     }
 
+    /** The bytes {@link #writeTracked} writes. */
+    int trackedBytes() {
+        return 2 * Integer.BYTES + 16 * (notional.size() + filled.size());
+    }
+
     /** The AvgPx bookkeeping of live orders, for a checkpoint ({@link GatewayCheckpoint}). */
-    void writeTracked(final java.io.DataOutput out) throws java.io.IOException {
+    void writeTracked(final java.nio.ByteBuffer out) {
         writeMap(out, notional);
         writeMap(out, filled);
     }
@@ -218,20 +223,9 @@ final class ExecutionReports {
         readMap(in, filled);
     }
 
-    private static void writeMap(final java.io.DataOutput out, final Long2LongHashMap map) throws java.io.IOException {
-        out.writeInt(map.size());
-        final java.io.IOException[] failed = {null};
-        map.forEachLong((key, value) -> {
-            try {
-                out.writeLong(key);
-                out.writeLong(value);
-            } catch (final java.io.IOException e) {
-                failed[0] = e;
-            }
-        });
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+    private static void writeMap(final java.nio.ByteBuffer out, final Long2LongHashMap map) {
+        out.putInt(map.size());
+        map.forEachLong((key, value) -> out.putLong(key).putLong(value));
     }
 
     private static void readMap(final java.nio.ByteBuffer in, final Long2LongHashMap map) {

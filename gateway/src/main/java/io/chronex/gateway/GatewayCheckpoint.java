@@ -9,7 +9,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
@@ -175,16 +174,17 @@ final class GatewayCheckpoint implements AutoCloseable {
         }
     }
 
-    /** Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now or in the background. */
+    /**
+     * Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now or in the background.
+     * The gateway's thread copies its state and notes the journal's end; the excerpts' fingerprints, the write and its fsync
+     * are the writer's.
+     */
     void take(final long eventsIndex, final Gateway state, final boolean now) {
         final long started = System.nanoTime();
         final long commandsIndex = commands.lastIndex();
         final byte[] body;
-        final ReaderCheckpoint.Header header;
         try {
             body = capture(state);
-            header = ReaderCheckpoint.header(ReaderCheckpoint.GATEWAY, gatewayId, commands, commandsIndex, events, eventsIndex,
-                System.currentTimeMillis());
         } catch (final IOException | RuntimeException e) {
             log.log("warning: checkpoint through events index " + Long.toHexString(eventsIndex) + " not taken (" + e
                 + "); the previous one stays, a restart reads more");
@@ -192,7 +192,8 @@ final class GatewayCheckpoint implements AutoCloseable {
         }
         lastCycle = ArchivedCycles.cycleOfIndex(eventsIndex);
         final long copyNanos = System.nanoTime() - started;
-        final Runnable write = () -> write(header, body, copyNanos);
+        final long wallMillis = System.currentTimeMillis();
+        final Runnable write = () -> write(commandsIndex, eventsIndex, wallMillis, body, copyNanos);
         if (now) {
             write.run();
         } else if (pending.getAndSet(write) == null) {
@@ -205,60 +206,61 @@ final class GatewayCheckpoint implements AutoCloseable {
         }
     }
 
-    private void write(final ReaderCheckpoint.Header header, final byte[] body, final long copyNanos) {
+    private void write(final long commandsIndex, final long eventsIndex, final long wallMillis, final byte[] body,
+                       final long copyNanos) {
         try {
+            final ReaderCheckpoint.Header header = ReaderCheckpoint.header(ReaderCheckpoint.GATEWAY, gatewayId, commands,
+                commandsIndex, events, eventsIndex, wallMillis);
             ReaderCheckpoint.write(file, header, body);
             written++;
             log.log(String.format(java.util.Locale.ROOT, "checkpoint through events index %s and journal index %s written (%d bytes,"
-                + " gateway thread paused %.2f ms for the copy)", Long.toHexString(header.eventsIndex()),
-                Long.toHexString(header.commandsIndex()), body.length, copyNanos / 1e6));
-        } catch (final IOException | UncheckedIOException e) {
+                + " gateway thread paused %.2f ms for the copy)", Long.toHexString(eventsIndex), Long.toHexString(commandsIndex),
+                body.length, copyNanos / 1e6));
+        } catch (final IOException | RuntimeException e) {
             log.log("warning: cannot write " + file + " (" + e.getMessage() + "); the previous checkpoint stays, a restart reads more");
         }
     }
 
+    /** The state as one array: bulk copies into a buffer sized for it (once a day, so the code runs cold: no stream per field). */
     private static byte[] capture(final Gateway g) throws IOException {
-        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(1 << 16);
-        final DataOutputStream out = new DataOutputStream(bytes);
-        out.writeInt(BODY_VERSION);
-        out.writeLong(g.journalledBeforeStart + g.journal.journalled);
-        out.writeLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.journal.firstJournalled);
-        out.writeLong(g.storedThrough());
+        final ByteArrayOutputStream books = new ByteArrayOutputStream(1 << 12);
+        if (g.marketData != null) {
+            g.marketData.writeTo(new DataOutputStream(books));
+        }
         final long[] accounts = g.accounts();
-        out.writeInt(accounts.length);
+        final ByteBuffer out = ByteBuffer.allocate(Integer.BYTES + 3 * Long.BYTES + Integer.BYTES + Long.BYTES * accounts.length
+            + Integer.BYTES + g.clOrdIds.size() * (CLORDID_FIXED + ClientOrderIds.MAX_LENGTH) + g.reports.trackedBytes()
+            + g.received.bytes() + 1 + books.size());
+        out.putInt(BODY_VERSION);
+        out.putLong(g.journalledBeforeStart + g.journal.journalled);
+        out.putLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.journal.firstJournalled);
+        out.putLong(g.storedThrough());
+        out.putInt(accounts.length);
         for (final long a : accounts) {
-            out.writeLong(a);
+            out.putLong(a);
         }
         writeClOrdIds(out, g.clOrdIds);
         g.reports.writeTracked(out);
         g.received.writeTo(out);
-        out.writeBoolean(g.marketData != null);
-        if (g.marketData != null) {
-            g.marketData.writeTo(out);
-        }
-        out.flush();
-        return bytes.toByteArray();
+        out.put((byte) (g.marketData != null ? 1 : 0));
+        out.put(books.toByteArray());
+        return java.util.Arrays.copyOf(out.array(), out.position());
     }
 
-    private static void writeClOrdIds(final DataOutputStream out, final ClOrdIdTable table) throws IOException {
-        out.writeInt(table.size());
-        final IOException[] failed = {null};
+    /** Per live ClOrdID besides its text: account, id, claims, length. */
+    private static final int CLORDID_FIXED = 2 * Long.BYTES + Integer.BYTES + Short.BYTES;
+
+    private static void writeClOrdIds(final ByteBuffer out, final ClOrdIdTable table) {
+        final int countAt = out.position();
+        out.putInt(0);
+        final int[] count = {0};
+        final byte[] bytes = new byte[ClientOrderIds.MAX_LENGTH];
         table.forEach((account, id, text, offset, length) -> {
-            try {
-                out.writeLong(account);
-                out.writeLong(id);
-                out.writeInt(table.claims(account, id));
-                out.writeShort(length);
-                for (int i = 0; i < length; i++) {
-                    out.writeByte(text.getByte(offset + i));
-                }
-            } catch (final IOException e) {
-                failed[0] = e;
-            }
+            text.getBytes(offset, bytes, 0, length);
+            out.putLong(account).putLong(id).putInt(table.claims(account, id)).putShort((short) length).put(bytes, 0, length);
+            count[0]++;
         });
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        out.putInt(countAt, count[0]);
     }
 
     /** Reads the live ClOrdIDs {@link #writeClOrdIds} wrote, handing each to {@code into} with its claims. */

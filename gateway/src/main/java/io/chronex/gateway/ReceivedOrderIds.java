@@ -45,12 +45,19 @@ final class ReceivedOrderIds {
         }
     }
 
-    /** The ids held, oldest first, for a checkpoint ({@link GatewayCheckpoint}). */
-    void writeTo(final java.io.DataOutput out) throws java.io.IOException {
-        out.writeInt(size);
-        for (int i = 0; i < size; i++) {
-            out.writeLong(ring[(next - size + i) & (CAPACITY - 1)]);
-        }
+    /** The bytes {@link #writeTo} writes. */
+    int bytes() {
+        return Integer.BYTES + Long.BYTES * size;
+    }
+
+    /** The ids held, oldest first, for a checkpoint ({@link GatewayCheckpoint}): at most two bulk copies of the ring. */
+    void writeTo(final java.nio.ByteBuffer out) {
+        out.putInt(size);
+        final int oldest = (next - size) & (CAPACITY - 1);
+        final int first = Math.min(size, CAPACITY - oldest);
+        final java.nio.LongBuffer longs = out.asLongBuffer();
+        longs.put(ring, oldest, first).put(ring, 0, size - first);
+        out.position(out.position() + Long.BYTES * size);
     }
 
     /** Becomes what {@link #writeTo} wrote. */

@@ -39,4 +39,26 @@ class ReceivedOrderIdsTest {
         assertTrue(ids.contains(7, 1_000));
         assertTrue(ids.contains(7, -5));
     }
+
+    /** Through a checkpoint after the ring has turned over: the same ids, and the same one is forgotten next. */
+    @Test
+    void aCheckpointKeepsTheIdsAndTheirOrder() {
+        final ReceivedOrderIds ids = new ReceivedOrderIds();
+        final int extra = 1_000;
+        for (long i = 0; i < ReceivedOrderIds.CAPACITY + extra; i++) {
+            ids.add(3, i);
+        }
+        final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(ids.bytes());
+        ids.writeTo(bytes);
+        assertEquals(ids.bytes(), bytes.position(), "as many bytes as it says");
+        final ReceivedOrderIds back = new ReceivedOrderIds();
+        back.add(9, 9); // replaced by what the checkpoint holds
+        back.readFrom(bytes.flip());
+        assertFalse(back.contains(9, 9));
+        assertFalse(back.contains(3, extra - 1), "forgotten before the checkpoint");
+        assertTrue(back.contains(3, extra) && back.contains(3, ReceivedOrderIds.CAPACITY + extra - 1));
+        back.add(3, -1);
+        assertFalse(back.contains(3, extra), "the oldest is forgotten first, as it would have been");
+        assertTrue(back.contains(3, extra + 1));
+    }
 }
