@@ -100,7 +100,7 @@ final class GatewayCheckpoint implements AutoCloseable {
             problem = e.getMessage();
         }
         if (!archived.isEmpty()) {
-            throw new IllegalStateException(file + " cannot be used (" + problem + "), and days of the queues before "
+            throw new IllegalStateException(file + " cannot be used (" + problem + "), and days of the queues through "
                 + archived.cycles().get(archived.cycles().size() - 1).file() + " are archived: this gateway would rebuild its"
                 + " orders' ClOrdIDs, average prices and books from a history missing its first days. Put back the checkpoint"
                 + " from a copy of " + gatewayDir + " taken with the gateway stopped, or the archived days (docs/operating.md)");

@@ -156,7 +156,7 @@ class GatewayCheckpointTest {
         final DataDirectory data = DataDirectory.open(dataDir).withClock(clock);
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
             () -> new Gateway(GatewayConfig.load(tmp.resolve("gateway.yaml")), 1, 0, data, log::add).close());
-        assertTrue(refused.getMessage().contains("cannot be used (there is none), and days of the queues before"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("cannot be used (there is none), and days of the queues through"), refused.getMessage());
     }
 
     /** What a day's clients do, given the gateway's port. */

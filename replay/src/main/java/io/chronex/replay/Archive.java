@@ -115,12 +115,13 @@ final class Archive {
             needs.add(0, new Needs("the engine's newest snapshot", snapshotIndex, snapshotCycle, "its recovery would read it. Take a"
                 + " snapshot (bin/admin --data-dir DIR snapshot, with the engine running)", null));
             final int today = (int) Math.floorDiv(System.currentTimeMillis(), DAY_MILLIS);
+            for (final Needs n : needs) {
+                out.printf("%s is at index 0x%x (%s): days before it can go%n", n.who(), n.index(), LocalDate.ofEpochDay(n.cycle()));
+            }
             final List<Move> moves = new ArrayList<>();
             for (final String queue : ArchivedCycles.QUEUES) {
-                moves.addAll(candidates(dir.resolve(queue), queue, Math.min(before, today), needs));
+                moves.addAll(candidates(dir.resolve(queue), queue, Math.min(before, today), needs, out));
             }
-            out.printf("the engine's newest snapshot is after journal index 0x%x (%s): days before it can go%n", snapshotIndex,
-                LocalDate.ofEpochDay(snapshotCycle));
             if (args.flag("--dry-run")) {
                 moves.forEach(m -> out.printf(Locale.ROOT, "would archive %s/%s (%,d bytes)%n", m.queue(), m.file(), m.bytes()));
                 out.println("RESULT would_archive=" + moves.size() + " archive=" + archive);
@@ -226,6 +227,7 @@ final class Archive {
         if (readers.isEmpty() || !data.hasQueue("commands") || !data.hasQueue("events")) {
             return needs;
         }
+        final boolean archivedAlready = !ArchivedCycles.ofDataDirectory(dir).isEmpty();
         try (SingleChronicleQueue commands = data.commands(); SingleChronicleQueue events = data.events()) {
             for (final Path reader : readers) {
                 final boolean publisher = reader.getFileName().toString().equals("marketdata");
@@ -237,7 +239,7 @@ final class Archive {
                 try {
                     checkpoint = ReaderCheckpoint.read(file, publisher ? ReaderCheckpoint.PUBLISHER : ReaderCheckpoint.GATEWAY,
                         publisher ? 0 : Integer.parseInt(reader.getFileName().toString()));
-                    problem = checkpoint == null ? "it has none (a build before checkpoints)"
+                    problem = checkpoint == null ? "it has none: a build before checkpoints, or the file was lost"
                         : checkpoint.header().mismatch(commands, events);
                 } catch (final IllegalArgumentException e) {
                     throw new Args.UsageException("refused: " + who + " served " + dir + " and its checkpoint cannot be read ("
@@ -246,8 +248,10 @@ final class Archive {
                 }
                 if (problem != null) {
                     throw new Args.UsageException("refused: " + who + " served " + dir + " and cannot start from a checkpoint ("
-                        + file + ": " + problem + "), so it reads the queues from their first day. Start it once (" + start
-                        + "): its start takes a checkpoint; then archive again");
+                        + file + ": " + problem + "), so it reads the queues from their first day. " + (archivedAlready
+                        ? "Days are archived already, so its start is refused too: put the checkpoint back from a copy of " + reader
+                        + " taken with it stopped (or the archived days), start it, then archive again"
+                        : "Start it once (" + start + "): its start takes a checkpoint; then archive again"));
                 }
                 final ReaderCheckpoint.Header h = checkpoint.header();
                 // A gateway reads back the commands the events after its checkpoint answer: from the one its event answers on.
@@ -323,8 +327,8 @@ final class Archive {
      * the queues, and not the queue's newest (its writer may still be about to mark its end). Refused when a day before
      * {@code limit} must stay for one of them.
      */
-    private static List<Move> candidates(final Path queue, final String name, final int limit, final List<Needs> needs)
-        throws IOException {
+    private static List<Move> candidates(final Path queue, final String name, final int limit, final List<Needs> needs,
+                                         final PrintStream out) throws IOException {
         final TreeMap<Integer, Path> files = new TreeMap<>();
         if (Files.isDirectory(queue)) {
             try (Stream<Path> each = Files.list(queue)) {
@@ -333,7 +337,12 @@ final class Archive {
         }
         final List<Move> moves = new ArrayList<>();
         for (final Map.Entry<Integer, Path> e : files.entrySet()) {
-            if (e.getKey() >= limit || e.getKey().equals(files.lastKey())) {
+            if (e.getKey() >= limit) {
+                continue;
+            }
+            if (e.getKey().equals(files.lastKey())) {
+                out.printf("kept %s/%s: the queue's newest file (its writer marks a day's end only when it rolls to the next)%n", name,
+                    e.getValue().getFileName());
                 continue;
             }
             for (final Needs n : needs) {

@@ -3,6 +3,9 @@ package io.chronex.marketdata.publisher;
 import io.chronex.marketdata.FeedConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.JournalConfig;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import io.chronex.queues.book.Books;
+import io.chronex.queues.ReaderCheckpoint;
 import io.chronex.runtime.Args;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
@@ -60,6 +63,17 @@ public final class PublisherMain {
             run = RunFiles.start(data.root().resolve("marketdata"), "marketdata");
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
+        }
+        if (data.hasQueue("events")) {
+            // A start the checkpoint rules refuse (days archived, none to start from) is refused here, before anything opens;
+            // the agent's start looks again (the events queue may appear only later).
+            try (SingleChronicleQueue events = data.events()) {
+                PublisherCheckpoint.startingPoint(data.root().resolve("marketdata").resolve(ReaderCheckpoint.FILE), data.root(), events,
+                    new Books(), line -> { });
+            } catch (final IllegalStateException e) {
+                run.stop();
+                throw new Args.UsageException(e.getMessage());
+            }
         }
         run.log("marketdata %s: publishing %s for %d symbols (%s)", Tool.version(), data.root().resolve("events"), symbols.size(),
             engineConfig);
