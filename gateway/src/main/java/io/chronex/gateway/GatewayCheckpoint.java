@@ -239,7 +239,7 @@ final class GatewayCheckpoint implements AutoCloseable {
         for (final long a : accounts) {
             out.putLong(a);
         }
-        writeClOrdIds(out, g.clOrdIds);
+        g.clOrdIds.writeLive(out);
         g.reports.writeTracked(out);
         g.received.writeTo(out);
         out.put((byte) (g.marketData != null ? 1 : 0));
@@ -250,20 +250,7 @@ final class GatewayCheckpoint implements AutoCloseable {
     /** Per live ClOrdID besides its text: account, id, claims, length. */
     private static final int CLORDID_FIXED = 2 * Long.BYTES + Integer.BYTES + Short.BYTES;
 
-    private static void writeClOrdIds(final ByteBuffer out, final ClOrdIdTable table) {
-        final int countAt = out.position();
-        out.putInt(0);
-        final int[] count = {0};
-        final byte[] bytes = new byte[ClientOrderIds.MAX_LENGTH];
-        table.forEach((account, id, text, offset, length) -> {
-            text.getBytes(offset, bytes, 0, length);
-            out.putLong(account).putLong(id).putInt(table.claims(account, id)).putShort((short) length).put(bytes, 0, length);
-            count[0]++;
-        });
-        out.putInt(countAt, count[0]);
-    }
-
-    /** Reads the live ClOrdIDs {@link #writeClOrdIds} wrote, handing each to {@code into} with its claims. */
+    /** Reads the live ClOrdIDs {@link ClOrdIdTable#writeLive} wrote, handing each to {@code into} with its claims. */
     static void readClOrdIds(final ByteBuffer in, final ClOrdIdEntries into) {
         final int count = in.getInt();
         if (count < 0 || count > in.remaining() / 22) {

@@ -217,4 +217,39 @@ class ClOrdIdTableTest {
         final IllegalStateException e = assertThrows(IllegalStateException.class, () -> new ClOrdIdTable(file).close());
         assertTrue(e.getMessage().contains("is not a ClOrdID table"), e.getMessage());
     }
+
+    /** Through a gateway checkpoint: every live entry with its text and claims, released ones left out. */
+    @Test
+    void aCheckpointHoldsEveryLiveEntryWithItsClaims() {
+        final Map<String, Integer> expected = new HashMap<>();
+        try (ClOrdIdTable table = new ClOrdIdTable(tmp.resolve("t"))) {
+            for (int i = 0; i < 3_000; i++) {
+                final String text = "C-" + i + "-" + "x".repeat(i % 50);
+                claim(table, 1 + i % 3, text);
+                int claims = 1;
+                if (i % 7 == 0) {
+                    claim(table, 1 + i % 3, text);
+                    claims = 2;
+                }
+                if (i % 5 == 0) {
+                    table.release(1 + i % 3, ClientOrderIds.hash(text));
+                    claims--;
+                }
+                if (claims > 0) {
+                    expected.put((1 + i % 3) + "/" + text, claims);
+                }
+            }
+            final java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(4 + table.size() * (22 + ClientOrderIds.MAX_LENGTH));
+            table.writeLive(bytes);
+            bytes.flip();
+            final Map<String, Integer> back = new HashMap<>();
+            GatewayCheckpoint.readClOrdIds(bytes, (account, id, claims, text, length) -> {
+                final String s = text.getStringWithoutLengthAscii(0, length);
+                assertEquals(ClientOrderIds.hash(s), id, s);
+                back.put(account + "/" + s, claims);
+            });
+            assertEquals(expected, back);
+            assertFalse(bytes.hasRemaining(), "nothing left over");
+        }
+    }
 }
