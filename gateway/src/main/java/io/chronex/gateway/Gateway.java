@@ -318,8 +318,9 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         int work = framer.poll();
         if (!pausedForStorage) {
             final int events = eventsToReports.poll(EVENTS_PER_PASS);
-            if (events > 0 && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
-                checkpoint.afterPass(eventsToReports.lastRead(), this);
+            // Once a day, on the day's first event: the pass's reports are stored, nothing is half done.
+            if (events > 0 && checkpoint.due(eventsToReports.lastRead()) && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
+                checkpoint.take(eventsToReports.lastRead(), this, false);
             }
             work += events;
             // Stale subscriptions whose session has caught up: a fresh W each, at the last event read.

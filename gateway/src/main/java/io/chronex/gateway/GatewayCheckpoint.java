@@ -11,10 +11,6 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * gateways/N/checkpoint ({@link ReaderCheckpoint}): what a start would otherwise rebuild by reading both queues from their
@@ -38,29 +34,18 @@ final class GatewayCheckpoint implements AutoCloseable {
     record Restored(ReaderCheckpoint.Header header, long journalled, long firstJournalled, long storedThrough, ByteBuffer body) {
     }
 
-    private final int gatewayId;
-    private final Path file;
     private final SingleChronicleQueue commands;
-    private final SingleChronicleQueue events;
+    private final ReaderCheckpoint.Writer writer;
     private final Gateway.Log log;
-    private final ExecutorService writer;
-    private final AtomicReference<Runnable> pending = new AtomicReference<>();
     /** The day of the events index the last checkpoint was taken at (-1: none this run). */
     private int lastCycle = -1;
-    long written;
 
     GatewayCheckpoint(final int gatewayId, final Path gatewayDir, final SingleChronicleQueue commands, final SingleChronicleQueue events,
                       final Gateway.Log log) {
-        this.gatewayId = gatewayId;
-        this.file = gatewayDir.resolve(ReaderCheckpoint.FILE);
         this.commands = commands;
-        this.events = events;
         this.log = log;
-        this.writer = Executors.newSingleThreadExecutor(r -> {
-            final Thread t = new Thread(r, "gateway-" + gatewayId + "-checkpoint");
-            t.setDaemon(true);
-            return t;
-        });
+        this.writer = new ReaderCheckpoint.Writer(gatewayDir.resolve(ReaderCheckpoint.FILE), ReaderCheckpoint.GATEWAY, gatewayId,
+            commands, events, "gateway-" + gatewayId + "-checkpoint", log::log);
     }
 
     /**
@@ -164,20 +149,14 @@ final class GatewayCheckpoint implements AutoCloseable {
         }
     }
 
-    /**
-     * After a pass whose reports are all stored, through {@code eventsIndex}: a checkpoint when that event is the first of a
-     * day not checkpointed yet.
-     */
-    void afterPass(final long eventsIndex, final Gateway state) {
-        if (eventsIndex >= 0 && ArchivedCycles.cycleOfIndex(eventsIndex) != lastCycle) {
-            take(eventsIndex, state, false);
-        }
+    /** Whether a checkpoint is due after a pass through {@code eventsIndex}: that event is the first of a day not checkpointed. */
+    boolean due(final long eventsIndex) {
+        return eventsIndex >= 0 && ArchivedCycles.cycleOfIndex(eventsIndex) != lastCycle;
     }
 
     /**
-     * Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now or in the background.
-     * The gateway's thread copies its state and notes the journal's end; the excerpts' fingerprints, the write and its fsync
-     * are the writer's.
+     * Takes a checkpoint through {@code eventsIndex} (the gateway's state is as of it), written now (a stop) or in the
+     * background. The gateway's thread copies its state and notes the journal's end; the rest is the writer's.
      */
     void take(final long eventsIndex, final Gateway state, final boolean now) {
         final long started = System.nanoTime();
@@ -191,33 +170,13 @@ final class GatewayCheckpoint implements AutoCloseable {
             return;
         }
         lastCycle = ArchivedCycles.cycleOfIndex(eventsIndex);
-        final long copyNanos = System.nanoTime() - started;
-        final long wallMillis = System.currentTimeMillis();
-        final Runnable write = () -> write(commandsIndex, eventsIndex, wallMillis, body, copyNanos);
+        final String what = String.format(java.util.Locale.ROOT, "checkpoint through events index %s and journal index %s (gateway"
+            + " thread paused %.2f ms for the copy)", Long.toHexString(eventsIndex), Long.toHexString(commandsIndex),
+            (System.nanoTime() - started) / 1e6);
         if (now) {
-            write.run();
-        } else if (pending.getAndSet(write) == null) {
-            writer.execute(() -> {
-                final Runnable next = pending.getAndSet(null);
-                if (next != null) {
-                    next.run();
-                }
-            });
-        }
-    }
-
-    private void write(final long commandsIndex, final long eventsIndex, final long wallMillis, final byte[] body,
-                       final long copyNanos) {
-        try {
-            final ReaderCheckpoint.Header header = ReaderCheckpoint.header(ReaderCheckpoint.GATEWAY, gatewayId, commands,
-                commandsIndex, events, eventsIndex, wallMillis);
-            ReaderCheckpoint.write(file, header, body);
-            written++;
-            log.log(String.format(java.util.Locale.ROOT, "checkpoint through events index %s and journal index %s written (%d bytes,"
-                + " gateway thread paused %.2f ms for the copy)", Long.toHexString(eventsIndex), Long.toHexString(commandsIndex),
-                body.length, copyNanos / 1e6));
-        } catch (final IOException | RuntimeException e) {
-            log.log("warning: cannot write " + file + " (" + e.getMessage() + "); the previous checkpoint stays, a restart reads more");
+            writer.writeNow(commandsIndex, eventsIndex, body, what);
+        } else {
+            writer.writeInBackground(commandsIndex, eventsIndex, body, what);
         }
     }
 
@@ -277,23 +236,13 @@ final class GatewayCheckpoint implements AutoCloseable {
         void entry(long account, long id, int claims, UnsafeBuffer text, int length);
     }
 
-    /** Waits for a checkpoint being written (a stop); the next start reads it. */
-    @Override
-    public void close() {
-        finish();
+    /** Waits for a checkpoint being written (a stop); false when it did not finish, and then no other may be written. */
+    boolean finish() {
+        return writer.finish();
     }
 
-    /** {@link #close}; false when a write is still going on (then no other may be written: both would use the same file). */
-    boolean finish() {
-        writer.shutdown();
-        try {
-            if (writer.awaitTermination(30, TimeUnit.SECONDS)) {
-                return true;
-            }
-            log.log("warning: the checkpoint being written did not finish within 30 s; no other is written at this stop");
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
+    @Override
+    public void close() {
+        writer.close();
     }
 }

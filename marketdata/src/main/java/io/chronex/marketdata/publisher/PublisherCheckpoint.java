@@ -15,10 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -36,8 +32,7 @@ import java.util.function.Consumer;
  *   every book ({@link Books#writeTo})
  * </pre>
  *
- * <p>Written by a thread of its own, so that the publisher's loop never waits on the disk: the loop hands over a copy of
- * its state and goes on; a newer copy replaces one whose write has not started.
+ * <p>Written by a thread of its own ({@link ReaderCheckpoint.Writer}), so that the publisher's loop never waits on the disk.
  */
 final class PublisherCheckpoint implements AutoCloseable {
     static final int BODY_VERSION = 1;
@@ -46,26 +41,14 @@ final class PublisherCheckpoint implements AutoCloseable {
     record State(long eventsIndex, long marketData, long unreadable, long[] recent, int[] halted) {
     }
 
-    private record Pending(long eventsIndex, byte[] body) {
-    }
-
-    private final Path file;
-    private final SingleChronicleQueue events;
-    private final Consumer<String> log;
-    private final AtomicReference<Pending> pending = new AtomicReference<>();
-    private final ExecutorService writer = Executors.newSingleThreadExecutor(task -> {
-        final Thread thread = new Thread(task, "marketdata-checkpoint");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ReaderCheckpoint.Writer writer;
     /** The events index of the newest checkpoint handed over (the loop's thread only). */
     private long lastAsked = -1;
 
     /** A writer of {@code file}, which holds a checkpoint through {@code loaded} (-1: none that was used). */
     PublisherCheckpoint(final Path file, final SingleChronicleQueue events, final Consumer<String> log, final long loaded) {
-        this.file = file;
-        this.events = events;
-        this.log = log;
+        this.writer = new ReaderCheckpoint.Writer(file, ReaderCheckpoint.PUBLISHER, 0, null, events, "marketdata-checkpoint",
+            line -> log.accept("marketdata: " + line));
         this.lastAsked = loaded;
     }
 
@@ -173,9 +156,7 @@ final class PublisherCheckpoint implements AutoCloseable {
     /** Hands a checkpoint through {@code eventsIndex} to the writing thread (the loop's thread). */
     void writeInBackground(final long eventsIndex, final byte[] body) {
         lastAsked = eventsIndex;
-        if (pending.getAndSet(new Pending(eventsIndex, body)) == null) {
-            writer.execute(this::writePending);
-        }
+        writer.writeInBackground(-1, eventsIndex, body, "checkpoint through " + Long.toHexString(eventsIndex));
     }
 
     /** The events index of the newest checkpoint handed over (or the one started from), -1 before the first. */
@@ -183,34 +164,9 @@ final class PublisherCheckpoint implements AutoCloseable {
         return lastAsked;
     }
 
-    /** On the writing thread. A checkpoint that cannot be written leaves the previous one: a longer start, nothing lost. */
-    private void writePending() {
-        final Pending next = pending.getAndSet(null);
-        if (next == null) {
-            return;
-        }
-        final long start = System.nanoTime();
-        try {
-            ReaderCheckpoint.write(file, ReaderCheckpoint.header(ReaderCheckpoint.PUBLISHER, 0, null, -1, events, next.eventsIndex(),
-                System.currentTimeMillis()), next.body());
-            log.accept(String.format(java.util.Locale.ROOT, "marketdata: checkpoint through %s written (%d bytes) in %.1f ms",
-                Long.toHexString(next.eventsIndex()), next.body().length, (System.nanoTime() - start) / 1e6));
-        } catch (final IOException | RuntimeException e) {
-            log.accept("marketdata: WARNING: cannot write the checkpoint through " + Long.toHexString(next.eventsIndex()) + " to " + file
-                + " (" + e + "): the previous one stays, and the publisher goes on");
-        }
-    }
-
     /** Waits for the checkpoints handed over to be written (or to fail with a warning). */
     @Override
     public void close() {
-        writer.shutdown();
-        try {
-            if (!writer.awaitTermination(1, TimeUnit.MINUTES)) {
-                log.accept("marketdata: WARNING: the checkpoint " + file + " was still being written after a minute: not waited for");
-            }
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        writer.close();
     }
 }

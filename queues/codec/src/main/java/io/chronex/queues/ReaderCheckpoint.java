@@ -161,6 +161,89 @@ public final class ReaderCheckpoint {
         return new Checkpoint(h, ByteBuffer.wrap(bytes, HEADER_BYTES, (int) length).slice());
     }
 
+    /**
+     * Writes one reader's checkpoints on a thread of its own, so that the reader never waits on the disk: it hands over its
+     * state's bytes and goes on; one handed over replaces one whose write has not started. The excerpts' fingerprints are
+     * taken here too. A write that fails is said in the log and leaves the previous checkpoint: a longer start, nothing lost.
+     */
+    public static final class Writer implements AutoCloseable {
+        private final Path file;
+        private final int kind;
+        private final int owner;
+        private final SingleChronicleQueue commands;
+        private final SingleChronicleQueue events;
+        private final java.util.function.Consumer<String> log;
+        private final java.util.concurrent.ExecutorService thread;
+        private final java.util.concurrent.atomic.AtomicReference<Runnable> pending = new java.util.concurrent.atomic.AtomicReference<>();
+
+        /** A writer of {@code file} for this kind and owner; commands may be null for a reader that records no journal index. */
+        public Writer(final Path file, final int kind, final int owner, final SingleChronicleQueue commands,
+                      final SingleChronicleQueue events, final String threadName, final java.util.function.Consumer<String> log) {
+            this.file = file;
+            this.kind = kind;
+            this.owner = owner;
+            this.commands = commands;
+            this.events = events;
+            this.log = log;
+            this.thread = java.util.concurrent.Executors.newSingleThreadExecutor(task -> {
+                final Thread t = new Thread(task, threadName);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+
+        /** Hands over a checkpoint through these indices; {@code what} names it in the log line said once it is written. */
+        public void writeInBackground(final long commandsIndex, final long eventsIndex, final byte[] body, final String what) {
+            if (pending.getAndSet(() -> write(commandsIndex, eventsIndex, body, what)) == null) {
+                thread.execute(() -> {
+                    final Runnable next = pending.getAndSet(null);
+                    if (next != null) {
+                        next.run();
+                    }
+                });
+            }
+        }
+
+        /** Writes a checkpoint on the caller's thread (at a stop, after {@link #finish} returned true). */
+        public void writeNow(final long commandsIndex, final long eventsIndex, final byte[] body, final String what) {
+            write(commandsIndex, eventsIndex, body, what);
+        }
+
+        private void write(final long commandsIndex, final long eventsIndex, final byte[] body, final String what) {
+            final long start = System.nanoTime();
+            try {
+                ReaderCheckpoint.write(file, header(kind, owner, commands, commandsIndex, events, eventsIndex, System.currentTimeMillis()),
+                    body);
+                log.accept(String.format(java.util.Locale.ROOT, "%s written (%d bytes) in %.1f ms", what, body.length,
+                    (System.nanoTime() - start) / 1e6));
+            } catch (final IOException | RuntimeException e) {
+                log.accept("warning: cannot write " + file + " (" + e + "): the previous checkpoint stays, a restart reads more");
+            }
+        }
+
+        /**
+         * Waits for the checkpoint being written; false when it did not finish within a minute, and then no other may be
+         * written (both would use the same file beside it).
+         */
+        public boolean finish() {
+            thread.shutdown();
+            try {
+                if (thread.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES)) {
+                    return true;
+                }
+                log.accept("warning: " + file + " was still being written after a minute: not waited for, and no other written");
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return false;
+        }
+
+        @Override
+        public void close() {
+            finish();
+        }
+    }
+
     private static String describe(final int kind, final int owner) {
         return kind == GATEWAY ? "gateway " + owner : kind == PUBLISHER ? "the market-data publisher" : "an unknown reader (" + kind + ")";
     }
