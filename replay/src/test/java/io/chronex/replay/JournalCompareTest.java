@@ -3,6 +3,7 @@ package io.chronex.replay;
 import io.chronex.api.Command;
 import io.chronex.api.Side;
 import io.chronex.queues.CommandCodec;
+import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.Hops;
 import net.openhft.chronicle.queue.ExcerptAppender;
@@ -26,6 +27,11 @@ class JournalCompareTest {
 
     /** A journal of {@code count} limit orders; the order {@code changed} (1-based, 0 none) has price 101 instead of 100. */
     private Path journal(final String name, final int count, final int changed) {
+        return journal(name, count, changed, 0);
+    }
+
+    /** As above, with ClOrdID texts ord-1 .. ord-count; {@code twice} (1-based, 0 none) is written a second time at the end. */
+    private Path journal(final String name, final int count, final int changed, final int twice) {
         final Path dir = tmp.resolve(name);
         try (SingleChronicleQueue commands = DataDirectory.open(dir).commands()) {
             final ExcerptAppender appender = commands.createAppender();
@@ -34,7 +40,14 @@ class JournalCompareTest {
                     final long price = i == changed ? 101 : 100;
                     final Hops hops = new Hops();
                     hops.gatewayReadNanos = i;
-                    CommandCodec.write(dc.wire().bytes(), new Command().limit(1, 7, i, Side.BUY, price, 1), hops);
+                    CommandCodec.write(dc.wire().bytes(), new Command().limit(1, 7, i, Side.BUY, price, 1), hops,
+                        new CommandText().set("ord-" + i, ""));
+                }
+            }
+            if (twice > 0) {
+                try (DocumentContext dc = appender.writingDocument()) {
+                    CommandCodec.write(dc.wire().bytes(), new Command().limit(1, 7, twice, Side.BUY, 100, 1), new Hops(),
+                        new CommandText().set("ord-" + twice, ""));
                 }
             }
         }
@@ -63,6 +76,28 @@ class JournalCompareTest {
         assertArrayEquals(new long[] {5, 4}, shorter.excerpts());
         assertTrue(shorter.difference().contains("(journal ended)"), shorter.difference());
         assertEquals(1, JournalCompare.exitCode(new String[] {a.toString(), tmp.resolve("c").toString()}));
+    }
+
+    /** The orders a client was told were accepted: once in every journal in the same place, or named as missing or repeated. */
+    @Test
+    void acknowledgedOrdersAreFoundOnceInEveryJournal() throws Exception {
+        final Path a = journal("a", 4, 0);
+        final Path b = journal("b", 4, 0);
+        final JournalCompare.OrderPlaces fine = JournalCompare.orderPlaces(List.of(a, b), 1, List.of("ord-1", "ord-4"));
+        assertEquals("orders=2 orders_once=2 orders_missing=0 orders_repeated=0 orders_elsewhere=0", fine.resultFields());
+        assertTrue(fine.allOnceInPlace());
+        final JournalCompare.OrderPlaces otherAccount = JournalCompare.orderPlaces(List.of(a, b), 2, List.of("ord-1"));
+        assertEquals(1, otherAccount.missing(), "an order of account 1 is not account 2's");
+
+        final Path repeated = journal("r", 4, 0, 2);
+        final JournalCompare.OrderPlaces twice = JournalCompare.orderPlaces(List.of(a, repeated), 1, List.of("ord-2", "ord-3", "ord-9"));
+        assertEquals("orders=3 orders_once=1 orders_missing=1 orders_repeated=1 orders_elsewhere=0", twice.resultFields());
+        assertFalse(twice.allOnceInPlace());
+
+        final Path file = java.nio.file.Files.writeString(tmp.resolve("acked.txt"), "ord-1\nord-3\n");
+        assertEquals(0, JournalCompare.exitCode(new String[] {a.toString(), b.toString(), "--orders", file.toString(), "--account", "1"}));
+        assertEquals(1, JournalCompare.exitCode(new String[] {a.toString(), b.toString(), "--orders", file.toString(), "--account", "5"}));
+        assertEquals(2, JournalCompare.exitCode(new String[] {a.toString(), b.toString(), "--orders", file.toString()}));
     }
 
     @Test
