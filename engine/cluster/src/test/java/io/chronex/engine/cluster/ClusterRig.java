@@ -72,18 +72,71 @@ final class ClusterRig implements AutoCloseable {
     private Process gateway;
     private int gatewayRuns;
     private int port;
+    /** Null when every process runs on loopback; otherwise the namespaces each member and the gateway host run in. */
+    private final LabNet lab;
 
     /** The files and directories; nothing is started. {@code sessionsYaml}: the gateway configuration's session lines. */
     ClusterRig(final Path dir, final String sessionsYaml) throws IOException {
+        this(dir, sessionsYaml, ClusterHarness.config(dir, MEMBERS), null, 0);
+    }
+
+    private ClusterRig(final Path dir, final String sessionsYaml, final ClusterConfig cluster, final LabNet lab, final int port)
+        throws IOException {
         this.dir = dir;
-        this.cluster = ClusterHarness.config(dir, MEMBERS);
+        this.cluster = cluster;
+        this.lab = lab;
+        this.port = port;
         this.engineYaml = Files.copy(ProjectRoot.resolve("config/engine.yaml"), dir.resolve("engine.yaml"));
         this.gatewayYaml = Files.writeString(dir.resolve("gateway.yaml"), "compId: CHRONEX\nport: 0\nengineConfig: engine.yaml\n"
-            + "maxMessageLength: 4096\nlogonTimeoutSeconds: 2\nsessions:\n" + sessionsYaml);
+            + (lab == null ? "" : "bind: 0.0.0.0\n") + "maxMessageLength: 4096\nlogonTimeoutSeconds: 2\nsessions:\n" + sessionsYaml);
         this.host = dir.resolve("host");
         for (int id = 0; id < MEMBERS; id++) {
             memberDirs[id] = dir.resolve("node-" + id);
         }
+    }
+
+    /**
+     * The same deployment on hosts of their own: each member ({@code PREFIX-m0} ..) and the gateway host ({@code PREFIX-g0}: bridge
+     * and gateway) in a network namespace of its own (bin/lib/lab-net.sh, on 10.NET.0.0/24), the members on their namespace's
+     * address with the same ports each, the bridge's results sent to the gateway host's address, the gateway on port 9880 of its
+     * host, reached from this JVM over the clients' link. Whatever a crashed run left under PREFIX is taken down first.
+     */
+    static ClusterRig inNamespaces(final Path dir, final String sessionsYaml, final String prefix, final int net) throws IOException {
+        final LabNet lab = LabNet.up(prefix, net, MEMBERS);
+        try {
+            final StringBuilder yaml = new StringBuilder("members:\n");
+            for (int id = 0; id < MEMBERS; id++) {
+                yaml.append("  - {id: ").append(id).append(", host: ").append(lab.address("m" + id)).append(", basePort: 9010}\n");
+            }
+            yaml.append("aeronDir: ").append(dir.resolve("aeron")).append('\n')
+                .append("termLength: 512KiB\nleaderHeartbeatTimeoutMs: 2000\nsessionTimeoutMs: 10000\n");
+            Files.createDirectories(dir);
+            final ClusterConfig cluster = ClusterConfig.load(Files.writeString(dir.resolve("cluster.yaml"), yaml));
+            return new ClusterRig(dir, sessionsYaml, cluster, lab, 9880);
+        } catch (final IOException | ConfigYaml.ConfigException | RuntimeException e) {
+            lab.down();
+            throw e instanceof IOException io ? io : new IOException(e);
+        }
+    }
+
+    /** Where a client connects to the gateway: loopback, or the gateway host's address on the clients' link. */
+    String gatewayHost() throws IOException {
+        return lab == null ? "127.0.0.1" : lab.address("client");
+    }
+
+    /** Cuts NAME (m0, m1, m2, g0) off every other host: only on hosts of their own. */
+    void isolate(final String name) throws IOException {
+        lab.isolate(name);
+    }
+
+    /** Every link up again. */
+    void heal() throws IOException {
+        lab.heal();
+    }
+
+    /** The command as it runs on NAME's host: in its namespace on hosts of their own. */
+    private List<String> on(final String name, final List<String> command) {
+        return lab == null ? command : lab.inNamespace(name, command);
     }
 
     Path memberDir(final int id) {
@@ -99,9 +152,9 @@ final class ClusterRig implements AutoCloseable {
     private void launchMember(final int id) throws IOException {
         final Path out = output("node-" + id + "-run-" + (++memberRuns[id]));
         memberOutputs[id] = out;
-        members[id] = jvms.start(clusterCommand(ClusterNodeMain.class.getName(), List.of("--id",
+        members[id] = jvms.start(on("m" + id, clusterCommand(ClusterNodeMain.class.getName(), List.of("--id",
             Integer.toString(id), "--cluster", cluster.file().toString(), "--config", engineYaml.toString(), "--data-dir",
-            memberDirs[id].toString(), "--idle", "backoff")), out);
+            memberDirs[id].toString(), "--idle", "backoff"))), out);
     }
 
     /** A member's or the bridge's command line: {@link ChildJvm#command} with {@link #IDLE}. */
@@ -185,7 +238,7 @@ final class ClusterRig implements AutoCloseable {
         throw new AssertionError("no running follower");
     }
 
-    private String lastRole(final int id) throws IOException {
+    String lastRole(final int id) throws IOException {
         // What this run said (DIR/engine.log also holds earlier runs, whose last role may be LEADER).
         final Path log = memberOutputs[id];
         if (log == null || !Files.exists(log)) {
@@ -211,8 +264,12 @@ final class ClusterRig implements AutoCloseable {
             }
         }
         final Path out = output("bridge-run-" + (++bridgeRuns));
-        bridge = jvms.start(clusterCommand(BridgeMain.class.getName(), List.of("--cluster",
-            cluster.file().toString(), "--data-dir", host.toString(), "--id", "1", "--idle", "backoff")), out);
+        final List<String> args = new ArrayList<>(List.of("--cluster", cluster.file().toString(), "--data-dir", host.toString(),
+            "--id", "1", "--idle", "backoff"));
+        if (lab != null) {
+            args.addAll(List.of("--egress-host", lab.address("g0")));
+        }
+        bridge = jvms.start(on("g0", clusterCommand(BridgeMain.class.getName(), args)), out);
         ChildJvm.awaitLine(bridge, out, "connecting to");
     }
 
@@ -223,8 +280,8 @@ final class ClusterRig implements AutoCloseable {
     /** Starts (or restarts) the host's gateway, on the port it had before once it had one. */
     void startGateway() throws IOException, InterruptedException {
         final Path out = output("gateway-run-" + (++gatewayRuns));
-        gateway = jvms.start(ChildJvm.command("256m", "-XX:+UseSerialGC", GatewayMain.class.getName(), List.of("--data-dir",
-            host.toString(), "--config", gatewayYaml.toString(), "--port", Integer.toString(port))), out);
+        gateway = jvms.start(on("g0", ChildJvm.command("256m", "-XX:+UseSerialGC", GatewayMain.class.getName(), List.of("--data-dir",
+            host.toString(), "--config", gatewayYaml.toString(), "--port", Integer.toString(port)))), out);
         final Matcher m = LISTENING.matcher(ChildJvm.awaitLine(gateway, out, "listening on"));
         assertTrue(m.find(), "the gateway says its port");
         port = Integer.parseInt(m.group(1));
@@ -367,8 +424,16 @@ final class ClusterRig implements AutoCloseable {
         }
     }
 
+    /** Stops every process, then takes the namespaces down when there are any. */
     @Override
     public void close() {
         stopAll();
+        if (lab != null) {
+            try {
+                lab.down();
+            } catch (final IOException e) {
+                System.out.println("taking the namespaces down: " + e.getMessage());
+            }
+        }
     }
 }

@@ -50,10 +50,14 @@ final class FixClient implements Application, AutoCloseable {
     private volatile boolean loggedOn;
 
     FixClient(final String sender, final int port) throws Exception {
+        this(sender, "127.0.0.1", port);
+    }
+
+    FixClient(final String sender, final String host, final int port) throws Exception {
         sessionId = new SessionID("FIX.4.4", sender, "CHRONEX");
         final SessionSettings settings = new SessionSettings();
         settings.setString(sessionId, "ConnectionType", "initiator");
-        settings.setString(sessionId, "SocketConnectHost", "127.0.0.1");
+        settings.setString(sessionId, "SocketConnectHost", host);
         settings.setLong(sessionId, "SocketConnectPort", port);
         settings.setLong(sessionId, "HeartBtInt", 30);
         settings.setLong(sessionId, "ReconnectInterval", 1);
