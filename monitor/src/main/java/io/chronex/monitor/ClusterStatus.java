@@ -9,29 +9,39 @@ import java.io.PrintStream;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
-/** bin/cluster-status: each member's role, term and commit position from its media driver's counters, read-only. */
+/** bin/cluster-status: each member's role, term and commit position, asked of the member over the network (or read here with --local). */
 public final class ClusterStatus {
     static final String USAGE = """
-        Usage: bin/cluster-status --cluster FILE [--once] [--watch SECONDS]
+        Usage: bin/cluster-status --cluster FILE [--once] [--watch SECONDS] [--timeout-ms MS] [--local]
 
         Prints one line per member of the cluster FILE describes (config/cluster.yaml), then a RESULT line:
 
           member ID  HOST  up  ROLE  state S  election E  term T  commit P  lag L  elections N  snapshots M
           RESULT leader=ID|none members=UP term=T commit_position=P
 
-        read from each member's Aeron media driver on this host (its cnc.dat under FILE's aeronDir, node-ID):
-        up when the driver's process lives and its heartbeat is under 10 s old; ROLE leader, follower or
+        Each member is asked over the network: GET /status on its host and status port (basePort+5 in FILE),
+        which the member answers from its own Aeron counters. All members are asked at once; one that does not
+        answer within the timeout (connect, then the whole answer) is "down (no answer from HOST:PORT: why)",
+        one that answers something else "down (bad answer from HOST:PORT: why)". ROLE is leader, follower or
         candidate; S the consensus module's state (ACTIVE, SUSPENDED, SNAPSHOT, ...); E the election's state
         (CLOSED when none is running); T the leadership term; P the commit position (bytes of the log); L the
-        leader's commit position less this member's. A member with no directory here is "not running on
-        this host". Nothing is written, locked or connected to: it works when the cluster does not.
+        leader's commit position less this member's. Asking changes nothing: a member answers on a thread of
+        its own, from volatile reads of its counters, so asking never slows the member.
 
-          --cluster FILE   the members and aeronDir (config/cluster.yaml)
-          --once           print once and exit (the default)
-          --watch SECONDS  print again every SECONDS (1..3600) until stopped (Ctrl-C)
-          --help           this text
+        --local reads instead, as before, each member's Aeron media driver files on this host (its cnc.dat under
+        FILE's aeronDir, node-ID): up when the driver's process lives and its heartbeat is under 10 s old; a member
+        with no directory here is "not running on this host". For when the status port cannot be reached (a
+        firewall) on a host that runs the members; it sees no member of another host.
 
-        Exit 0 when a member up here leads, 1 when none does (RESULT leader=none), 2 for a wrong command line
+          --cluster FILE     the members, their hosts and ports, and aeronDir (config/cluster.yaml)
+          --once             print once and exit (the default)
+          --watch SECONDS    print again every SECONDS (1..3600) until stopped (Ctrl-C)
+          --timeout-ms MS    how long to wait for a member to accept, and again for its answer (default 500,
+                             50..10000)
+          --local            read this host's media driver files instead of asking the members
+          --help             this text
+
+        Exit 0 when a member that is up leads, 1 when none does (RESULT leader=none), 2 for a wrong command line
         or cluster file.
         """;
 
@@ -44,12 +54,17 @@ public final class ClusterStatus {
 
     /** Parses the command line and prints; the exit code of the last view (for tests: 0 with a leader, 1 without). */
     public static int run(final String[] argv, final PrintStream out) throws Exception {
-        final Args args = Args.parse(argv, Set.of("--cluster", "--watch"), Set.of("--once"), 0);
+        final Args args = Args.parse(argv, Set.of("--cluster", "--watch", "--timeout-ms"), Set.of("--once", "--local"), 0);
         final long watch = args.number("--watch", 0, 1, 3600);
         if (watch > 0 && args.flag("--once")) {
             throw new Args.UsageException("--once prints once; --watch prints every N seconds: give one of them");
         }
-        final ClusterView view = new ClusterView(ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml")));
+        final int timeoutMs = args.intNumber("--timeout-ms", NetClusterView.DEFAULT_TIMEOUT_MS, 50, 10_000);
+        if (args.flag("--local") && args.string("--timeout-ms", null) != null) {
+            throw new Args.UsageException("--timeout-ms is for asking the members; --local reads this host's files: give one of them");
+        }
+        final ClusterConfig config = ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
+        final ClusterReader view = args.flag("--local") ? new ClusterView(config) : new NetClusterView(config, timeoutMs);
         if (watch == 0) {
             return print(view.read(), out);
         }

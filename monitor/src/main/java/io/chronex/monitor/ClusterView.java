@@ -1,11 +1,12 @@
 package io.chronex.monitor;
 
-import io.aeron.AeronCounters;
 import io.aeron.CncFileDescriptor;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.ElectionState;
 import io.aeron.cluster.service.Cluster;
 import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.ClusterCounters;
+import io.chronex.runtime.MemberStatus;
 import org.agrona.IoUtil;
 import org.agrona.SemanticVersion;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -26,14 +27,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The cluster as this host sees it, read-only: for each member of config/cluster.yaml, its media driver's
- * {@code cnc.dat} (in the member's Aeron directory) mapped read-only, the driver's liveness from its pid and the
+ * The cluster as this host's files show it ({@code bin/cluster-status --local}), and the records every cluster reader
+ * fills ({@link NetClusterView}, the default, asks the members over the network). Read-only: for each member of
+ * config/cluster.yaml, its media driver's {@code cnc.dat} (in the member's Aeron directory) mapped read-only, the driver's
+ * liveness from its pid and the
  * heartbeat it stamps on its command buffer, and the consensus module's counters (role, module state, election
  * state, leadership term, commit position, elections, snapshots). Nothing is written, locked or connected to: a
  * member is not asked anything, so a stuck member cannot stall the reader. A member on another host has no
  * directory here and reads as "not running on this host".
  */
-public final class ClusterView {
+public final class ClusterView implements ClusterReader {
     /**
      * A driver whose heartbeat is older than this is down (Aeron's own clients give up on a driver after the same
      * 10 s). The driver stamps it once a second; a driver that closed stamps -1 and a killed one's pid is gone, both
@@ -43,9 +46,9 @@ public final class ClusterView {
     /** Aeron's "no value". */
     public static final long NONE = -1;
 
-    /** Whether a member runs here. */
+    /** Whether a member runs: here (its driver's files) or at all (over the network, where a member is up or down). */
     public enum Liveness {
-        /** Its driver's pid lives and its heartbeat is fresh. */
+        /** Its driver's pid lives and its heartbeat is fresh; over the network: it answered its status. */
         UP,
         /** A cnc.dat is there but its driver is dead, stale or not started. */
         DOWN,
@@ -58,6 +61,7 @@ public final class ClusterView {
      * that its absence means it is not running rather than that it runs elsewhere; {@code detail} says why it is down or
      * absent (empty when up); {@code role}, {@code moduleState} and {@code electionState} are null and the numbers
      * {@link #NONE} when the counter is not there (a member starting, or down: a dead driver's counters are not read).
+     * Read over the network, {@code local} is false, {@code aeronDir} null and {@code heartbeatAgeMs} {@link #NONE}.
      */
     public record Member(int id, String host, boolean local, Path aeronDir, Liveness liveness, String detail, long pid,
                          long heartbeatAgeMs, Cluster.Role role, ConsensusModule.State moduleState, ElectionState electionState,
@@ -81,8 +85,18 @@ public final class ClusterView {
         }
     }
 
-    /** All members as read at {@code readAt}, in the config's order. */
-    public record Snapshot(Path config, Instant readAt, List<Member> members) {
+    /** All members as read at {@code readAt}, in the config's order; {@code overNetwork} when asked, not read from this host's files. */
+    public record Snapshot(Path config, Instant readAt, List<Member> members, boolean overNetwork) {
+        /** Read from this host's files. */
+        public Snapshot(final Path config, final Instant readAt, final List<Member> members) {
+            this(config, readAt, members, false);
+        }
+
+        /** Where the members up are counted: "" over the network, " on this host" from this host's files. */
+        public String where() {
+            return overNetwork ? "" : " on this host";
+        }
+
         /** The member that is up and says it leads (the highest leadership term if two do, as for a moment they may); null if none. */
         public Member leader() {
             Member leader = null;
@@ -113,13 +127,15 @@ public final class ClusterView {
         }
 
         /**
-         * Alerts in the monitor's words: no leader; a member down (its driver's files left by a dead or stale driver); a
-         * member whose host is this one not running. A member of another host with no files here is not an alert.
+         * Alerts in the monitor's words: no leader; a member down (over the network: it did not answer; from files: its
+         * driver's files left by a dead or stale driver); from files, a member whose host is this one not running. A member
+         * of another host with no files here is not an alert (it is one over the network when it does not answer).
          */
         public List<String> alerts() {
             final List<String> alerts = new ArrayList<>();
             if (leader() == null) {
-                alerts.add(up() == 0 ? "NO CLUSTER LEADER (no member up on this host)" : "NO CLUSTER LEADER");
+                alerts.add(up() > 0 ? "NO CLUSTER LEADER" : overNetwork ? "NO CLUSTER LEADER (no member answers)"
+                    : "NO CLUSTER LEADER (no member up on this host)");
             }
             for (final Member m : members) {
                 if (m.liveness() == Liveness.DOWN) {
@@ -155,7 +171,7 @@ public final class ClusterView {
 
     /** An enum constant's name, or "?" for a counter that is missing or holds a code this Aeron does not know. */
     static String name(final Enum<?> value) {
-        return value == null ? "?" : value.name();
+        return MemberStatus.name(value);
     }
 
     private final ClusterConfig config;
@@ -184,11 +200,13 @@ public final class ClusterView {
         }
     }
 
+    @Override
     public ClusterConfig config() {
         return config;
     }
 
     /** Reads every member now. */
+    @Override
     public Snapshot read() {
         final List<Member> members = new ArrayList<>(config.members().size());
         final long nowMs = System.currentTimeMillis();
@@ -252,60 +270,10 @@ public final class ClusterView {
         if (ageMs > DRIVER_TIMEOUT_MS) {
             return down(id, host, local, aeronDir, "driver heartbeat " + ageMs + " ms old", pid, ageMs);
         }
-        final CountersReader counters = new CountersReader(CncFileDescriptor.createCountersMetaDataBuffer(cnc, meta),
-            CncFileDescriptor.createCountersValuesBuffer(cnc, meta), StandardCharsets.US_ASCII);
-        final long role = value(counters, AeronCounters.CLUSTER_NODE_ROLE_TYPE_ID);
-        final long state = value(counters, AeronCounters.CLUSTER_CONSENSUS_MODULE_STATE_TYPE_ID);
-        final long election = value(counters, AeronCounters.CLUSTER_ELECTION_STATE_TYPE_ID);
-        return new Member(id, host, local, aeronDir, Liveness.UP, "", pid, ageMs, role(role), moduleState(state), electionState(election),
-            value(counters, AeronCounters.CLUSTER_LEADERSHIP_TERM_ID_TYPE_ID),
-            value(counters, AeronCounters.CLUSTER_COMMIT_POSITION_TYPE_ID),
-            value(counters, AeronCounters.CLUSTER_ELECTION_COUNT_TYPE_ID),
-            value(counters, AeronCounters.CLUSTER_SNAPSHOT_COUNTER_TYPE_ID));
-    }
-
-    /**
-     * The value of the first allocated counter of {@code typeId}, or {@link #NONE}. One cluster per driver here (each
-     * member has its own directory), so the counters' cluster id is not looked at.
-     */
-    private static long value(final CountersReader counters, final int typeId) {
-        for (int i = 0, max = counters.maxCounterId(); i < max; i++) {
-            final int state = counters.getCounterState(i);
-            if (state == CountersReader.RECORD_UNUSED) {
-                break;
-            }
-            if (state == CountersReader.RECORD_ALLOCATED && counters.getCounterTypeId(i) == typeId) {
-                return counters.getCounterValue(i);
-            }
-        }
-        return NONE;
-    }
-
-    private static Cluster.Role role(final long code) {
-        for (final Cluster.Role r : Cluster.Role.values()) {
-            if (r.code() == code) {
-                return r;
-            }
-        }
-        return null;
-    }
-
-    private static ConsensusModule.State moduleState(final long code) {
-        for (final ConsensusModule.State s : ConsensusModule.State.values()) {
-            if (s.code() == code) {
-                return s;
-            }
-        }
-        return null;
-    }
-
-    private static ElectionState electionState(final long code) {
-        for (final ElectionState s : ElectionState.values()) {
-            if (s.code() == code) {
-                return s;
-            }
-        }
-        return null;
+        final ClusterCounters c = ClusterCounters.read(new CountersReader(CncFileDescriptor.createCountersMetaDataBuffer(cnc, meta),
+            CncFileDescriptor.createCountersValuesBuffer(cnc, meta), StandardCharsets.US_ASCII));
+        return new Member(id, host, local, aeronDir, Liveness.UP, "", pid, ageMs, c.role(), c.moduleState(), c.electionState(),
+            c.leadershipTermId(), c.commitPosition(), c.electionCount(), c.snapshotCount());
     }
 
     private static Member absent(final int id, final String host, final boolean local, final Path aeronDir, final String detail) {

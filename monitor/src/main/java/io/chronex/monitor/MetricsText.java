@@ -90,9 +90,10 @@ public final class MetricsText {
         if (cluster == null) {
             return;
         }
-        single(out, "chronex_cluster_has_leader", "gauge", "1 when a member up on this host leads the cluster, 0 when none does",
+        single(out, "chronex_cluster_has_leader", "gauge", "1 when a member up leads the cluster, 0 when none does",
             cluster.leader() == null ? 0 : 1);
-        help(out, "chronex_cluster_member_up", "gauge", "1 when the member's media driver lives on this host and its heartbeat is fresh");
+        help(out, "chronex_cluster_member_up", "gauge", "1 when the member answers its status port (the monitor reads the members"
+            + " over the network)");
         for (final ClusterView.Member m : cluster.members()) {
             sample(out, "chronex_cluster_member_up", member(m), m.up() ? 1 : 0);
         }

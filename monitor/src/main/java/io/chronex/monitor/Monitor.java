@@ -95,8 +95,9 @@ public final class Monitor implements AutoCloseable {
                                 alert below it (gateways refuse new orders there) or when the current rate reaches it
                                 within 10 minutes
           --cluster FILE        also show the cluster FILE describes (config/cluster.yaml), as bin/cluster-status does: each
-                                member's role, term, commit position, election state and lag behind the leader, read-only from
-                                its media driver on this host; alert when no member leads or a member is down
+                                member's role, term, commit position, election state and lag behind the leader, asked of each
+                                member over the network (its status port, basePort+5) on a thread of the monitor's own; alert
+                                when no member leads or a member does not answer
         """;
     /**
      * Default of --alert-p99-ms: well above what any hop shows in steady state on our 2-core machines (interval p99s of
@@ -154,8 +155,8 @@ public final class Monitor implements AutoCloseable {
     private HopLog hopLog;
     private WebServer web;
     private final History history = new History();
-    /** The cluster's members' counters (--cluster), read with each view; null on a single host. */
-    private ClusterView cluster;
+    /** The cluster's members' state (--cluster), as each view last found it; null on a single host. */
+    private ClusterReader cluster;
     /** The market-data publisher's status file, read with each view. */
     private final PublisherView.Reader publisher;
 
@@ -203,8 +204,8 @@ public final class Monitor implements AutoCloseable {
         }
         final Path hlog = OutputFile.option(args, "--hlog");
         final long reserve = StorageGuard.parseSize(args.string("--storage-reserve", "256MiB"));
-        final ClusterView clusterView = args.string("--cluster", null) == null ? null
-            : new ClusterView(ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml")));
+        final ClusterConfig clusterConfig = args.string("--cluster", null) == null ? null
+            : ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
         final InetSocketAddress http = args.string("--http", null) == null ? null : address(args.string("--http", null));
         final TlsIdentity tls = tls(args);
         if (tls != null && http == null) {
@@ -219,7 +220,11 @@ public final class Monitor implements AutoCloseable {
              Monitor monitor = new Monitor(data, symbols, TimeUnit.MILLISECONDS.toNanos(alertMs), TimeUnit.MILLISECONDS.toNanos(alertP99Ms),
                  intervalNanos)) {
             monitor.hopLog = log;
-            monitor.cluster = clusterView;
+            if (clusterConfig != null) {
+                final NetClusterView asker = new NetClusterView(clusterConfig);
+                // --once asks once, now; the live monitor asks on a thread of its own (ClusterPoller says why).
+                monitor.cluster = args.flag("--once") ? asker : new ClusterPoller(asker, TimeUnit.NANOSECONDS.toMillis(intervalNanos));
+            }
             monitor.storageReserve(reserve);
             if (args.flag("--once")) {
                 monitor.lookForSnapshot();
@@ -618,6 +623,9 @@ public final class Monitor implements AutoCloseable {
 
     @Override
     public void close() {
+        if (cluster instanceof ClusterPoller poller) {
+            poller.close();
+        }
         // The readers first: each holds a mapped chunk of its queue.
         if (events != null) {
             events.close();

@@ -295,7 +295,7 @@ public final class StatusBlock {
     /** "leader 1 in term 3, commit position 1234, 3/3 members up" or "NO LEADER, 1/3 members up": the block's and page's words. */
     static String clusterSummary(final ClusterView.Snapshot cluster) {
         final ClusterView.Member leader = cluster.leader();
-        final String members = cluster.up() + "/" + cluster.members().size() + " members up on this host";
+        final String members = cluster.up() + "/" + cluster.members().size() + " members up" + cluster.where();
         return leader == null ? "NO LEADER, " + members
             : "leader " + leader.id() + " in term " + leader.leadershipTermId() + ", commit position " + leader.commitPosition() + ", "
             + members;

@@ -28,9 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * bin/cluster-status's reader on three real members in this JVM (ClusterNode, Aeron's files under the test's directory):
+ * bin/cluster-status's readers on three real members in this JVM (ClusterNode, Aeron's files under the test's directory):
  * nothing up and no leader before they start; one leader, three up, one term and one commit position once they have
- * elected; the leader closed, it reads as not running and another member leads in a higher term. Also the tool's exit codes.
+ * elected, read from the drivers' files and asked over the network alike; the leader closed, it reads as not running
+ * (files) or down (network) and another member leads in a higher term. Also the tool's exit codes.
  */
 class ClusterViewTest {
     @TempDir
@@ -49,6 +50,10 @@ class ClusterViewTest {
         before.members().forEach(m -> assertEquals(ClusterView.Liveness.ABSENT, m.liveness(), m.toString()));
         assertTrue(before.alerts().contains("NO CLUSTER LEADER (no member up on this host)"), before.alerts().toString());
         assertEquals(1, status(cluster), "no leader: exit 1");
+        assertTrue(lastOutput.endsWith("RESULT leader=none members=0 term=-1 commit_position=-1\n"), lastOutput);
+        assertTrue(lastOutput.contains("member 1  localhost    down (no answer from localhost:" + cluster.member(1).statusPort() + ": "),
+            lastOutput);
+        assertEquals(1, status(cluster, "--local"), "no leader: exit 1");
         assertTrue(lastOutput.endsWith("RESULT leader=none members=0 term=-1 commit_position=-1\n"), lastOutput);
         assertTrue(lastOutput.contains("member 1  localhost    not running on this host"), lastOutput);
 
@@ -77,7 +82,20 @@ class ClusterViewTest {
                 assertTrue(ClusterView.line(three, m).contains(" up    " + m.roleName() + " "), ClusterView.line(three, m));
             }
             assertTrue(three.alerts().isEmpty(), three.alerts().toString());
+            // Over the network (the default): each member's responder reads its own counters; the same leader and term as the
+            // leader's counters read from its driver's files here.
+            final ClusterView.Snapshot net = new NetClusterView(cluster).read();
+            assertEquals(3, net.up(), net.toString());
+            assertEquals(1, net.members().stream().filter(m -> m.role() == Cluster.Role.LEADER).count(), net.toString());
+            assertEquals(leader.id(), net.leader().id());
+            assertEquals(leader.leadershipTermId(), net.leader().leadershipTermId());
+            assertTrue(net.alerts().isEmpty(), net.alerts().toString());
             assertEquals(0, status(cluster), "a leader: exit 0");
+            assertTrue(lastOutput.contains("RESULT leader=" + leader.id() + " members=3 term=" + leader.leadershipTermId()
+                + " commit_position="), lastOutput);
+            assertEquals(1, lastOutput.lines().filter(l -> l.contains(" up    leader ")).count(), lastOutput);
+            assertEquals(3, lastOutput.lines().filter(l -> l.contains(" up    ")).count(), lastOutput);
+            assertEquals(0, status(cluster, "--local"), "a leader: exit 0");
             assertTrue(lastOutput.contains("RESULT leader=" + leader.id() + " members=3 term=" + leader.leadershipTermId()
                 + " commit_position="), lastOutput);
 
@@ -100,8 +118,10 @@ class ClusterViewTest {
             final String block = monitorOut.toString(StandardCharsets.UTF_8);
             System.out.print(block);
             assertEquals(0, monitorCode, block);
-            assertTrue(block.contains("alerts   CLUSTER MEMBER " + leader.id() + " NOT RUNNING (its host localhost is this one)\n"), block);
+            assertTrue(block.contains("alerts   CLUSTER MEMBER " + leader.id() + " DOWN (no answer from localhost:"
+                + cluster.member(leader.id()).statusPort() + ": "), block);
             assertTrue(block.contains("cluster  leader " + two.leader().id() + " in term "), block);
+            assertTrue(block.contains(", 2/3 members up\n"), block);
             assertEquals(0, status(cluster), "a new leader: exit 0");
             assertTrue(lastOutput.contains("RESULT leader=" + two.leader().id() + " members=2 term=" + two.leader().leadershipTermId()),
                 lastOutput);
@@ -126,11 +146,14 @@ class ClusterViewTest {
         assertEquals(2, exitCode("--cluster", tmp.resolve("missing.yaml").toString()));
         assertEquals(2, exitCode("--cluster", cluster.file().toString(), "--watch", "0"));
         assertEquals(2, exitCode("--cluster", cluster.file().toString(), "--watch", "1", "--once"));
+        assertEquals(2, exitCode("--cluster", cluster.file().toString(), "--timeout-ms", "10"));
+        assertEquals(2, exitCode("--cluster", cluster.file().toString(), "--timeout-ms", "100", "--local"));
         final Path bad = tmp.resolve("bad.yaml");
         Files.writeString(bad, "members: []\n");
         assertEquals(2, exitCode("--cluster", bad.toString()));
         assertEquals(0, exitCode("--help"));
         assertEquals(1, exitCode("--cluster", cluster.file().toString(), "--once"), "nothing runs: no leader");
+        assertEquals(1, exitCode("--cluster", cluster.file().toString(), "--local"), "nothing runs here: no leader");
     }
 
     /**
@@ -153,10 +176,11 @@ class ClusterViewTest {
 
     private String lastOutput = "";
 
-    private int status(final ClusterConfig cluster) throws Exception {
+    private int status(final ClusterConfig cluster, final String... more) throws Exception {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final int code = ClusterStatus.run(new String[] {"--cluster", cluster.file().toString()},
-            new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        final List<String> argv = new ArrayList<>(List.of("--cluster", cluster.file().toString()));
+        argv.addAll(List.of(more));
+        final int code = ClusterStatus.run(argv.toArray(String[]::new), new PrintStream(bytes, true, StandardCharsets.UTF_8));
         lastOutput = bytes.toString(StandardCharsets.UTF_8);
         System.out.print(lastOutput); // kept in the surefire report
         return code;
@@ -167,7 +191,7 @@ class ClusterViewTest {
         return Tool.exitCode("cluster-status", ClusterStatus.USAGE, () -> ClusterStatus.run(argv, out));
     }
 
-    /** n members on loopback with five free ports each, Aeron's directories under {@code dir}, small terms; written as cluster.yaml. */
+    /** n members on loopback with six free ports each, Aeron's directories under {@code dir}, small terms; written as cluster.yaml. */
     static ClusterConfig config(final Path dir, final int n) throws Exception {
         final List<Integer> bases = new ArrayList<>();
         final StringBuilder yaml = new StringBuilder("members:\n");

@@ -11,11 +11,16 @@ import io.aeron.driver.ThreadingMode;
 import io.chronex.api.EngineConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.cluster.ClusterConfig;
+import io.chronex.runtime.ClusterCounters;
 import io.chronex.runtime.IdleStrategies;
+import io.chronex.runtime.MemberStatus;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NoOpLock;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,14 +37,17 @@ public final class ClusterNode implements AutoCloseable {
     private final EngineClusteredService service;
     private final Path clusterDir;
     private final AtomicReference<Throwable> stuck;
+    /** GET /status on the member's host and status port; null when it could not bind (the member runs without it). */
+    private final StatusResponder status;
 
     private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container, final EngineClusteredService service,
-                        final Path clusterDir, final AtomicReference<Throwable> stuck) {
+                        final Path clusterDir, final AtomicReference<Throwable> stuck, final StatusResponder status) {
         this.driver = driver;
         this.container = container;
         this.service = service;
         this.clusterDir = clusterDir;
         this.stuck = stuck;
+        this.status = status;
     }
 
     /** An error after which this member cannot go on without starting again, or null. */
@@ -132,7 +140,8 @@ public final class ClusterNode implements AutoCloseable {
         try {
             driver = ClusteredMediaDriver.launch(driverContext, archiveContext, consensusContext);
             final ClusteredServiceContainer container = ClusteredServiceContainer.launch(serviceContext);
-            return new ClusterNode(driver, container, service, clusterDir, stuck);
+            return new ClusterNode(driver, container, service, clusterDir, stuck,
+                serveStatus(me, driver.mediaDriver().context().countersManager(), service, log));
         } catch (final RuntimeException e) {
             if (driver != null) {
                 driver.close();
@@ -141,8 +150,33 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
+    /**
+     * The member's status responder on its own host and status port. A port it cannot bind (another process holds it)
+     * is said in the log and the member runs without it: a member that trades but shows as down beats one that does not start.
+     */
+    private static StatusResponder serveStatus(final ClusterConfig.Member me, final CountersReader counters,
+                                               final EngineClusteredService service, final Consumer<String> log) {
+        final long pid = ProcessHandle.current().pid();
+        final String where = me.endpoint(me.statusPort());
+        try {
+            final StatusResponder responder = new StatusResponder(new InetSocketAddress(me.host(), me.statusPort()),
+                () -> new MemberStatus(me.id(), ClusterCounters.read(counters), service.applied(), pid));
+            log.accept("status served on http://" + where + MemberStatus.PATH);
+            return responder;
+        } catch (final IOException | RuntimeException e) {
+            log.accept("status NOT served on " + where + " (" + e + "): the member runs without it, and bin/cluster-status and"
+                + " bin/monitor --cluster show it as down");
+            return null;
+        }
+    }
+
     public EngineClusteredService service() {
         return service;
+    }
+
+    /** Where the member answers GET /status; null when it does not. */
+    public InetSocketAddress statusAddress() {
+        return status == null ? null : status.address();
     }
 
     /** DIR/cluster: the archive (the log, snapshots) and the consensus module's state. */
@@ -152,6 +186,9 @@ public final class ClusterNode implements AutoCloseable {
 
     @Override
     public void close() {
+        if (status != null) {
+            status.close(); // first: it reads the driver's counters, which closing the driver unmaps
+        }
         container.close();
         driver.close();
     }

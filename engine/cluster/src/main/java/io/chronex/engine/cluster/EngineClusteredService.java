@@ -29,6 +29,7 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -66,7 +67,8 @@ public final class EngineClusteredService implements ClusteredService {
     /** Egress is built here: the 16-byte header, then an events excerpt. */
     private final Bytes<?> out = Bytes.allocateElasticDirect(4096);
     private final UnsafeBuffer outView = new UnsafeBuffer(0, 0);
-    private long applied;
+    /** Commands this run applied: written by the service thread only, read by the member's status responder too. */
+    private final AtomicLong applied = new AtomicLong();
     /** DATA/ledger for the monitor on this node (as bin/engine writes it); null without assets. */
     private LedgerStatusFile.Writer ledgerFile;
     private long nextLedgerNanos;
@@ -160,7 +162,7 @@ public final class EngineClusteredService implements ClusteredService {
             if (engine.commandCount() == nextCheckpointCount) {
                 nextCheckpointCount += checkpointEvery; // the checkpoint is in the journal already
             }
-            applied++;
+            countApplied();
             return;
         }
         header.commandIndex = held ? journal.lastCommandIndex() : journal.appendCommand(command, header,
@@ -171,7 +173,7 @@ public final class EngineClusteredService implements ClusteredService {
         header.hops.engineDoneNanos = System.nanoTime();
         journal.appendResult(header, result);
         lastCommandIndex = header.commandIndex;
-        applied++;
+        countApplied();
         answer(session, source, sequence, header, result);
         if (result.commandType == CommandType.SNAPSHOT && !result.isRejected()) {
             requestSnapshot();
@@ -304,7 +306,7 @@ public final class EngineClusteredService implements ClusteredService {
 
     @Override
     public void onTerminate(final Cluster cluster) {
-        log.accept("terminating: " + applied + " commands applied by this run, " + resends + " results resent, " + egressDropped
+        log.accept("terminating: " + applied.getPlain() + " commands applied by this run, " + resends + " results resent, " + egressDropped
             + " answers left for bridges to ask again");
         if (ledgerFile != null) {
             ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
@@ -315,8 +317,13 @@ public final class EngineClusteredService implements ClusteredService {
         }
     }
 
-    /** Commands this run applied (the replay included). */
+    /** Commands this run applied (the replay included); any thread. */
     public long applied() {
-        return applied;
+        return applied.getAcquire();
+    }
+
+    /** A release store, no fence: one writer, and the readers (status, shutdown) need no more than a recent value. */
+    private void countApplied() {
+        applied.setRelease(applied.getPlain() + 1);
     }
 }

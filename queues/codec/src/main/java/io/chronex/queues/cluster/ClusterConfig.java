@@ -15,7 +15,7 @@ import java.util.Set;
 
 /**
  * A cluster as config/cluster.yaml describes it, read by the nodes, the bridges and bin/cluster-status: the
- * members (id, host and the first of five ports), where Aeron's driver files live, the term length and the
+ * members (id, host and the first of six ports), where Aeron's driver files live, the term length and the
  * timeouts that decide how fast a dead leader is replaced (docs/cluster.md).
  */
 public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int termLength, long leaderHeartbeatTimeoutMs,
@@ -27,10 +27,10 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         this(file, members, aeronDir, termLength, leaderHeartbeatTimeoutMs, sessionTimeoutMs, 0);
     }
 
-    /** Ports a member uses from its basePort on: ingress, consensus, log, catch-up, archive control. */
-    public static final int PORTS_PER_MEMBER = 5;
+    /** Ports a member uses from its basePort on: ingress, consensus, log, catch-up, archive control, status. */
+    public static final int PORTS_PER_MEMBER = 6;
 
-    /** One node: its id (0, 1, 2, ...), the host others reach it on, and basePort (ingress) .. basePort + 4. */
+    /** One node: its id (0, 1, 2, ...), the host others reach it on, and basePort (ingress) .. basePort + 5. */
     public record Member(int id, String host, int basePort) {
         public int ingressPort() {
             return basePort;
@@ -50,6 +50,11 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
 
         public int archivePort() {
             return basePort + 4;
+        }
+
+        /** TCP: the member's read-only status responder (GET /status), which bin/cluster-status and bin/monitor ask. */
+        public int statusPort() {
+            return basePort + 5;
         }
 
         /** host:port. */

@@ -25,6 +25,7 @@ class ClusterConfigTest {
             + "1,localhost:9020,localhost:9021,localhost:9022,localhost:9023,localhost:9024|"
             + "2,localhost:9030,localhost:9031,localhost:9032,localhost:9033,localhost:9034", config.clusterMembers());
         assertEquals("0=localhost:9010,1=localhost:9020,2=localhost:9030", config.ingressEndpoints());
+        assertEquals(9025, config.member(1).statusPort());
         assertEquals(Path.of("/dev/shm/chronex-aeron/node-1"), config.aeronDirOf("node-1"));
         assertEquals(4 << 20, config.termLength());
         assertEquals(2_000, config.leaderHeartbeatTimeoutMs());
@@ -51,10 +52,12 @@ class ClusterConfigTest {
         assertEquals("F:1: 'members' is missing: the nodes of the cluster, each {id, host, basePort}", failure("aeronDir: /tmp\n"));
         assertEquals("F:3: member id 0 appears twice",
             failure("members:\n  - {id: 0, basePort: 9000}\n  - {id: 0, basePort: 9100}\n"));
-        assertEquals("F:3: member 1's ports overlap another member's on localhost (each uses basePort .. basePort+4)",
+        assertEquals("F:3: member 1's ports overlap another member's on localhost (each uses basePort .. basePort+5)",
             failure("members:\n  - {id: 0, basePort: 9000}\n  - {id: 1, basePort: 9003}\n"));
-        assertEquals("F:2: basePort must be 1..65530 (a member uses 5 ports from it), found 65533",
-            failure("members:\n  - {id: 0, basePort: 65533}\n"));
+        assertEquals("F:3: member 1's ports overlap another member's on localhost (each uses basePort .. basePort+5)",
+            failure("members:\n  - {id: 0, basePort: 9000}\n  - {id: 1, basePort: 9005}\n"), "the status port counts too");
+        assertEquals("F:2: basePort must be 1..65529 (a member uses 6 ports from it), found 65530",
+            failure("members:\n  - {id: 0, basePort: 65530}\n"));
         assertEquals("F:2: host 'a,b' is not a host name or address", failure("members:\n  - {id: 0, host: 'a,b', basePort: 9000}\n"));
         assertEquals("F:3: termLength must be a power of two from 64KiB to 1GiB, found 100000",
             failure("members:\n  - {id: 0, basePort: 9000}\ntermLength: 100000\n"));
