@@ -65,8 +65,8 @@ class ClusterPartitionTest {
 
             rig.heal();
             say("healed after order " + flow.sent());
-            final int total = flow.awaitSent(flow.sent() + WHILE_CUT);
-            flow.stop();
+            flow.awaitSent(flow.sent() + WHILE_CUT);
+            final int total = flow.stop();
             flow.awaitReports(total);
             rig.awaitMembersAnswered(ClusterRig.FUNDING_COMMANDS + total);
             say("every member, the old leader too, answered the funding and all " + total + " orders");
