@@ -124,6 +124,8 @@ public final class ClusterNode implements AutoCloseable {
             .logChannel("aeron:udp?" + terms)
             .replicationChannel("aeron:udp?endpoint=" + me.host() + ":0")
             .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.leaderHeartbeatTimeoutMs()))
+            .leaderHeartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(cluster.leaderHeartbeatIntervalMs()))
+            .electionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.electionTimeoutMs()))
             .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.sessionTimeoutMs()))
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);

@@ -19,12 +19,28 @@ import java.util.Set;
  * timeouts that decide how fast a dead leader is replaced (docs/cluster.md).
  */
 public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int termLength, long leaderHeartbeatTimeoutMs,
-                            long sessionTimeoutMs, int fileSyncLevel) {
+                            long sessionTimeoutMs, int fileSyncLevel, long leaderHeartbeatIntervalMs, long electionTimeoutMs) {
+
+    /** The leader's heartbeat interval when the file gives none: a tenth of the timeout, so that one lost heartbeat is no alarm. */
+    public static final long DEFAULT_HEARTBEAT_DIVISOR = 10;
+    /**
+     * The election timeout when the file gives none (ms). Aeron's own default is 1 s, which a failover pays on top of the heartbeat
+     * timeout: a canvass waits that long for the dead leader before it settles for a majority, and a nomination up to half of it
+     * (docs/cluster.md, "Failover").
+     */
+    public static final long DEFAULT_ELECTION_TIMEOUT_MS = 200;
 
     /** As read from a file without fileSyncLevel: the log is not fsynced (Aeron's default). */
     public ClusterConfig(final Path file, final List<Member> members, final Path aeronDir, final int termLength,
                          final long leaderHeartbeatTimeoutMs, final long sessionTimeoutMs) {
         this(file, members, aeronDir, termLength, leaderHeartbeatTimeoutMs, sessionTimeoutMs, 0);
+    }
+
+    /** As read from a file without the election's timings: the defaults above. */
+    public ClusterConfig(final Path file, final List<Member> members, final Path aeronDir, final int termLength,
+                         final long leaderHeartbeatTimeoutMs, final long sessionTimeoutMs, final int fileSyncLevel) {
+        this(file, members, aeronDir, termLength, leaderHeartbeatTimeoutMs, sessionTimeoutMs, fileSyncLevel,
+            Math.max(1, leaderHeartbeatTimeoutMs / DEFAULT_HEARTBEAT_DIVISOR), DEFAULT_ELECTION_TIMEOUT_MS);
     }
 
     /** Ports a member uses from its basePort on: ingress, consensus, log, catch-up, archive control, status. */
@@ -117,7 +133,7 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         final ConfigYaml yaml = new ConfigYaml(file);
         final Node root = yaml.root("'members'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("members", "aeronDir", "termLength", "leaderHeartbeatTimeoutMs",
-            "sessionTimeoutMs", "fileSyncLevel"));
+            "sessionTimeoutMs", "fileSyncLevel", "leaderHeartbeatIntervalMs", "electionTimeoutMs"));
         if (!top.containsKey("members")) {
             throw yaml.error(root, "'members' is missing: the nodes of the cluster, each {id, host, basePort}");
         }
@@ -158,7 +174,13 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         final long heartbeat = yaml.bounded(top, "leaderHeartbeatTimeoutMs", 2_000, 200, 600_000);
         final long session = yaml.bounded(top, "sessionTimeoutMs", 10_000, 1_000, 3_600_000);
         final long sync = yaml.bounded(top, "fileSyncLevel", 0, 0, 2);
-        return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session, (int) sync);
+        // Several heartbeats must fit in the timeout, or one late packet starts an election.
+        final long interval = yaml.bounded(top, "leaderHeartbeatIntervalMs", Math.max(1, heartbeat / DEFAULT_HEARTBEAT_DIVISOR), 1,
+            heartbeat / 4);
+        // Above Aeron's election status interval (100 ms), which it must exceed.
+        final long election = yaml.bounded(top, "electionTimeoutMs", DEFAULT_ELECTION_TIMEOUT_MS, 150, 60_000);
+        return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session, (int) sync,
+            interval, election);
     }
 
     private static long termLength(final ConfigYaml yaml, final Map<String, Node> top) throws ConfigException {

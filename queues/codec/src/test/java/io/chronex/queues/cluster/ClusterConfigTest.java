@@ -29,6 +29,8 @@ class ClusterConfigTest {
         assertEquals(Path.of("/dev/shm/chronex-aeron/node-1"), config.aeronDirOf("node-1"));
         assertEquals(4 << 20, config.termLength());
         assertEquals(2_000, config.leaderHeartbeatTimeoutMs());
+        assertEquals(200, config.leaderHeartbeatIntervalMs());
+        assertEquals(200, config.electionTimeoutMs());
         assertEquals(10_000, config.sessionTimeoutMs());
         assertEquals(0, config.fileSyncLevel());
     }
@@ -40,6 +42,8 @@ class ClusterConfigTest {
         assertEquals("5=localhost:7000", config.ingressEndpoints());
         assertEquals(dir.resolve("shm").resolve("bridge-1").toAbsolutePath(), config.aeronDirOf("bridge-1"));
         assertEquals(4 << 20, config.termLength());
+        assertEquals(200, config.leaderHeartbeatIntervalMs(), "a tenth of the 2 s timeout");
+        assertEquals(ClusterConfig.DEFAULT_ELECTION_TIMEOUT_MS, config.electionTimeoutMs());
     }
 
     private String failure(final String yaml) throws IOException {
@@ -63,6 +67,11 @@ class ClusterConfigTest {
             failure("members:\n  - {id: 0, basePort: 9000}\ntermLength: 100000\n"));
         assertEquals("F:3: leaderHeartbeatTimeoutMs must be 200..600000, found 50",
             failure("members:\n  - {id: 0, basePort: 9000}\nleaderHeartbeatTimeoutMs: 50\n"));
+        assertEquals("F:4: leaderHeartbeatIntervalMs must be 1..250, found 300", failure(
+            "members:\n  - {id: 0, basePort: 9000}\nleaderHeartbeatTimeoutMs: 1000\nleaderHeartbeatIntervalMs: 300\n"),
+            "a heartbeat interval that leaves less than four heartbeats to the timeout");
+        assertEquals("F:3: electionTimeoutMs must be 150..60000, found 100",
+            failure("members:\n  - {id: 0, basePort: 9000}\nelectionTimeoutMs: 100\n"));
         assertEquals("F:2: 'basePort' is missing", failure("members:\n  - {id: 0}\n"));
         assertEquals("F:3: fileSyncLevel must be 0..2, found 3", failure("members:\n  - {id: 0, basePort: 9000}\nfileSyncLevel: 3\n"));
     }

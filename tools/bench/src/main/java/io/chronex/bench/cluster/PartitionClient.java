@@ -47,19 +47,23 @@ import java.util.concurrent.TimeUnit;
 public final class PartitionClient implements Application {
     static final String USAGE = """
         Usage: PartitionClient --host H --port P --sender COMPID --prefix TEXT --acknowledged FILE
-                               [--pace-ms 20] [--answer-wait-s 120] [--password PW]
+                               [--pace-ms 20] [--answer-wait-s 120] [--password PW] [--answer-times FILE]
 
         Logs on as COMPID (to CHRONEX, ResetSeqNumFlag=Y, reconnecting every second) and sends limit buys of one
         lot of ACME at 90.00 .. 98.99 (they rest, never cross), ClOrdIDs PREFIX-1, PREFIX-2, ..., one every
         --pace-ms, until SIGTERM; then waits up to --answer-wait-s for an answer to each, writes the ClOrdIDs
         answered New to FILE, one a line, logs out and prints
           RESULT sent=N acknowledged=N unanswered=N other_reports=N repeated_exec_ids=N
+        --answer-times FILE also gets the time each answer arrived (nanoseconds since the epoch), one a line, in order:
+        bin/bench-failover finds the client's gap around each kill in it.
         Exit 0 when every order was answered New once and nothing else came.
         """;
 
     private final SessionID sessionId;
     private final String password;
     private final List<String[]> reports = new CopyOnWriteArrayList<>();
+    /** When each ExecutionReport arrived, in nanoseconds since the epoch (the kills it is compared with are wall-clock times). */
+    private final List<Long> arrivals = new CopyOnWriteArrayList<>();
     private volatile boolean loggedOn;
 
     private PartitionClient(final SessionID sessionId, final String password) {
@@ -73,7 +77,7 @@ public final class PartitionClient implements Application {
 
     private static int run(final String[] argv, final PrintStream out) throws Exception {
         final Args args = Args.parse(argv, "--host", "--port", "--sender", "--prefix", "--acknowledged", "--pace-ms", "--answer-wait-s",
-            "--password");
+            "--password", "--answer-times");
         final String host = args.required("--host", "--host 10.240.0.2");
         final int port = args.intNumber("--port", -1, 1, 65535);
         final String sender = args.required("--sender", "--sender CAROL");
@@ -123,6 +127,10 @@ public final class PartitionClient implements Application {
             final long answersBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(answerWait);
             while (client.answered() < sent && System.nanoTime() < answersBy) {
                 Thread.sleep(100); // the answers come on QuickFIX/J's thread; the deadline bounds the wait
+            }
+            final String times = args.string("--answer-times", null);
+            if (times != null) {
+                Files.write(Path.of(times), client.arrivals.stream().map(String::valueOf).toList());
             }
             return client.report(sent, acknowledgedFile, out);
         } finally {
@@ -202,6 +210,8 @@ public final class PartitionClient implements Application {
     public void fromApp(final Message message, final SessionID id) {
         try {
             if (MsgType.EXECUTION_REPORT.equals(message.getHeader().getString(MsgType.FIELD))) {
+                final java.time.Instant now = java.time.Instant.now();
+                arrivals.add(now.getEpochSecond() * 1_000_000_000L + now.getNano());
                 reports.add(new String[] {message.getString(ClOrdID.FIELD), message.getString(ExecID.FIELD),
                     Character.toString(message.getChar(ExecType.FIELD)),
                     message.isSetField(Text.FIELD) ? message.getString(Text.FIELD) : ""});
