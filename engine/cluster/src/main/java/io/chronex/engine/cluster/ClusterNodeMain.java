@@ -14,6 +14,12 @@ import io.chronex.runtime.RunFiles;
 import io.chronex.runtime.StopSignal;
 import io.chronex.runtime.Tool;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** bin/cluster-node: one member of the cluster, the engine as an Aeron Cluster service, until SIGTERM. */
@@ -51,6 +57,50 @@ public final class ClusterNodeMain {
 
     public static void main(final String[] argv) {
         Tool.run("cluster-node", USAGE, () -> run(argv));
+    }
+
+    /** The file in a member's cluster directory that names the member whose log it holds. */
+    static final String MEMBER_FILE = "member";
+
+    /**
+     * Refuses a member whose host in the cluster file is not an address of this machine: it could not bind its ports, or
+     * worse, on an address it can bind that the others do not reach it on, it would wait for ever. Said before anything starts.
+     */
+    static void checkHostIsHere(final ClusterConfig cluster, final int id) {
+        final String host = cluster.member(id).host();
+        final InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (final UnknownHostException e) {
+            throw new Args.UsageException(cluster.file() + ": member " + id + "'s host '" + host + "' does not resolve here");
+        }
+        try {
+            if (address.isLoopbackAddress() || address.isAnyLocalAddress() || NetworkInterface.getByInetAddress(address) != null) {
+                return;
+            }
+        } catch (final SocketException e) {
+            throw new Args.UsageException("cannot list this host's addresses to check member " + id + "'s host: " + e.getMessage());
+        }
+        throw new Args.UsageException(cluster.file() + ": member " + id + "'s host '" + host + "' (" + address.getHostAddress()
+            + ") is not an address of this host: start member " + id + " on the host the cluster file names, or correct the file");
+    }
+
+    /**
+     * Refuses a data directory that holds another member's log (DIR/cluster/member names it): its archive and journal are that
+     * member's, and a second member on them would answer for it. The first start on a directory writes the file.
+     */
+    static void checkDirectoryIsMine(final Path dataRoot, final int id) throws IOException {
+        final Path file = ClusterNode.clusterDir(dataRoot).resolve(MEMBER_FILE);
+        if (Files.exists(file)) {
+            final String text = Files.readString(file).strip();
+            if (!text.equals(Integer.toString(id))) {
+                throw new Args.UsageException(dataRoot + " is member " + text + "'s data directory (" + file + " says so): its log and"
+                    + " journal are that member's. Give member " + id + " its own directory (an empty one copies the log from the others)");
+            }
+            return;
+        }
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, id + "\n");
     }
 
     /** How long a start waits for the mark files of a member killed a moment ago to go stale (Aeron: 10 s). */
@@ -124,6 +174,7 @@ public final class ClusterNodeMain {
         final long checkpointEvery = args.number("--checkpoint-every", 1_000_000, 0, Long.MAX_VALUE);
         final ClusterConfig cluster = ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
         cluster.member(id);
+        checkHostIsHere(cluster, id);
         final EngineConfig config = EngineConfigFile.load(args.readableFile("--config", "config/engine.yaml"));
         final DataDirectory data = DataDirectory.openForTool(args.path("--data-dir", Path.of("data", "node-" + id)));
         final RunFiles run;
@@ -131,6 +182,12 @@ public final class ClusterNodeMain {
             run = RunFiles.start(data.root(), "engine");
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
+        }
+        try {
+            checkDirectoryIsMine(data.root(), id);
+        } catch (final Args.UsageException e) {
+            run.stop();
+            throw e;
         }
         final StopSignal stop = StopSignal.register();
         try {
