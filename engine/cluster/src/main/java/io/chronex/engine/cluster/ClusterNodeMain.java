@@ -86,6 +86,19 @@ public final class ClusterNodeMain {
     }
 
     /**
+     * Refuses a configuration other than the one the member's journal records: every member applies the same log to the
+     * same exchange, and one that ran another would answer differently from the others (bin/engine refuses the same way).
+     */
+    static void checkConfiguration(final DataDirectory data, final EngineConfig config, final Path file) {
+        final String recorded = NodeJournal.recordedConfiguration(data);
+        if (recorded != null && !recorded.equals(EngineConfigFile.text(config))) {
+            throw new Args.UsageException(file + " is not the configuration " + data.root() + "'s journal records (bin/audit config"
+                + " --data-dir " + data.root() + " prints it): every member runs the one the cluster started with; give this member"
+                + " that file");
+        }
+    }
+
+    /**
      * Refuses a data directory that holds another member's log (DIR/cluster/member names it): its archive and journal are that
      * member's, and a second member on them would answer for it. The first start on a directory writes the file.
      */
@@ -185,6 +198,7 @@ public final class ClusterNodeMain {
         }
         try {
             checkDirectoryIsMine(data.root(), id);
+            checkConfiguration(data, config, args.readableFile("--config", "config/engine.yaml"));
         } catch (final Args.UsageException e) {
             run.stop();
             throw e;

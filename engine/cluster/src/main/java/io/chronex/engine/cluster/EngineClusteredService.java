@@ -47,6 +47,8 @@ public final class EngineClusteredService implements ClusteredService {
 
     private final DataDirectory data;
     private final EngineConfig config;
+    /** The configuration as the journal records it (EngineConfigFile.text): every member's must be the same. */
+    private final String configText;
     private final long checkpointEvery;
     private final Consumer<String> log;
     private MatchingEngine engine;
@@ -86,6 +88,7 @@ public final class EngineClusteredService implements ClusteredService {
                                   final Consumer<String> log) {
         this.data = data;
         this.config = config;
+        this.configText = io.chronex.queues.EngineConfigFile.text(config);
         this.checkpointEvery = checkpointEvery;
         this.log = log;
     }
@@ -120,7 +123,7 @@ public final class EngineClusteredService implements ClusteredService {
                                  final int length, final Header logHeader) {
         final byte type = ClusterMessages.type(buffer, offset, length);
         if (type == ClusterMessages.COMMAND) {
-            onCommand(session, buffer, offset, length, logHeader.position());
+            onCommand(session, buffer, offset, length, logHeader.position(), timestamp);
         } else if (type == ClusterMessages.HELLO) {
             onHello(session, ClusterMessages.source(buffer, offset), ClusterMessages.sequence(buffer, offset));
         } else {
@@ -130,7 +133,7 @@ public final class EngineClusteredService implements ClusteredService {
     }
 
     private void onCommand(final ClientSession session, final DirectBuffer buffer, final int offset, final int length,
-                           final long logPosition) {
+                           final long logPosition, final long timestamp) {
         final int source = ClusterMessages.source(buffer, offset);
         final long sequence = ClusterMessages.sequence(buffer, offset);
         if (sequence <= lastApplied.get(source)) {
@@ -164,6 +167,9 @@ public final class EngineClusteredService implements ClusteredService {
             }
             countApplied();
             return;
+        }
+        if (!held) {
+            journal.recordConfigurationIfFirst(configText, cluster.timeUnit().toNanos(timestamp));
         }
         header.commandIndex = held ? journal.lastCommandIndex() : journal.appendCommand(command, header,
             text, origin.set(source, sequence, logPosition));

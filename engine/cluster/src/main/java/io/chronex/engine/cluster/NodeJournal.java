@@ -5,6 +5,7 @@ import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.CommandOrigin;
 import io.chronex.queues.CommandText;
+import io.chronex.queues.ConfigRecord;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
@@ -21,6 +22,8 @@ import net.openhft.chronicle.wire.DocumentContext;
  * the cluster's log applies (with its {@link CommandOrigin}) and its result, in log order, each exactly once.
  * The log is replayed from the last snapshot whenever a node starts, so what this journal already holds is told
  * by log position: the origin of its last command says how far it got, and only a command after that is written.
+ * Its first excerpt is the configuration record (as bin/engine's is), written with the first command the log applies
+ * and stamped with that command's cluster time, so that every member's journal is the same to the byte.
  */
 final class NodeJournal implements AutoCloseable {
     private final DataDirectory data;
@@ -35,6 +38,10 @@ final class NodeJournal implements AutoCloseable {
     /** True while the last command held has no result yet (a crash between the two appends). */
     private boolean lastUnanswered;
     private final CommandOrigin origin = new CommandOrigin();
+    /** True when the last excerpt is the configuration record (nothing after it yet). */
+    private boolean lastIsRecord;
+    private final EventHeader recordHeader = new EventHeader();
+    private final Result recordResult = new Result();
 
     /** Opens the data directory's queues and finds how far they got; throws when they disagree with each other. */
     NodeJournal(final DataDirectory data) {
@@ -51,13 +58,17 @@ final class NodeJournal implements AutoCloseable {
              DocumentContext dc = back.readingDocument()) {
             if (dc.isPresent()) {
                 final Bytes<?> in = dc.wire().bytes();
-                if (!CommandCodec.readOrigin(in, in.readPosition(), in.readRemaining(), origin)) {
+                if (ConfigRecord.is(in, in.readPosition(), in.readRemaining())) {
+                    lastIsRecord = true; // written just before the first command, which a crash kept from coming
+                    lastCommandIndex = dc.index();
+                } else if (!CommandCodec.readOrigin(in, in.readPosition(), in.readRemaining(), origin)) {
                     throw new IllegalStateException("the commands journal in " + data.root() + " ends with a command that no cluster node"
                         + " wrote (index " + Long.toHexString(dc.index()) + ", without a log position): this is not a cluster node's data"
                         + " directory, or something else appended to it. A node's journal is written by the node alone.");
+                } else {
+                    heldThrough = origin.logPosition;
+                    lastCommandIndex = dc.index();
                 }
-                heldThrough = origin.logPosition;
-                lastCommandIndex = dc.index();
             }
         }
         final long lastAnswered = EventTail.lastAnswered(events);
@@ -87,6 +98,45 @@ final class NodeJournal implements AutoCloseable {
                 return before.isPresent() ? before.index() : -1;
             }
         }
+    }
+
+    /**
+     * The configuration the journal records (its first excerpt's text), or null when it records none: a member's journal
+     * from before members recorded it, or an empty one.
+     */
+    static String recordedConfiguration(final DataDirectory data) {
+        try (SingleChronicleQueue commands = data.commands(); ExcerptTailer tailer = commands.createTailer();
+             DocumentContext dc = tailer.readingDocument()) {
+            if (!dc.isPresent()) {
+                return null;
+            }
+            final Bytes<?> in = dc.wire().bytes();
+            if (!ConfigRecord.is(in, in.readPosition(), in.readRemaining())) {
+                return null;
+            }
+            return new String(ConfigRecord.read(in, in.readPosition(), in.readRemaining()).text(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * Before the first command of an empty journal: the configuration record, stamped {@code recordedNanos} (the command's cluster
+     * time, the same on every member), and its answer; a record a crash left unanswered is answered. Otherwise nothing.
+     */
+    void recordConfigurationIfFirst(final String text, final long recordedNanos) {
+        if (lastCommandIndex < 0) {
+            lastCommandIndex = ConfigRecord.append(commandAppender, ConfigRecord.Kind.INITIAL, recordedNanos, text);
+            lastIsRecord = true;
+            lastUnanswered = true;
+        }
+        if (lastIsRecord && lastUnanswered) {
+            recordHeader.hops.clear();
+            recordHeader.checkpoint = false;
+            recordHeader.stateHash = 0;
+            recordHeader.commandIndex = lastCommandIndex;
+            recordResult.answerConfiguration(true);
+            appendResult(recordHeader, recordResult);
+        }
+        lastIsRecord = false;
     }
 
     /** The log position after the last command held, -1 for none. */

@@ -1,7 +1,11 @@
 package io.chronex.engine.cluster;
 
+import io.chronex.api.EngineConfig;
+import io.chronex.queues.DataDirectory;
+import io.chronex.queues.EngineConfigFile;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.runtime.Args;
+import io.chronex.testing.ProjectRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,7 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** What bin/cluster-node refuses before it starts anything: a host that is not this one, another member's directory. */
+/**
+ * What bin/cluster-node refuses before it starts anything: a host that is not this one, another member's directory, a
+ * configuration other than the one its journal records.
+ */
 class ClusterNodeStartChecksTest {
     @TempDir
     Path tmp;
@@ -42,5 +49,27 @@ class ClusterNodeStartChecksTest {
         ClusterNodeMain.checkDirectoryIsMine(dir, 0);
         final Args.UsageException other = assertThrows(Args.UsageException.class, () -> ClusterNodeMain.checkDirectoryIsMine(dir, 2));
         assertTrue(other.getMessage().contains("is member 0's data directory"), other.getMessage());
+    }
+
+    @Test
+    void aConfigurationOtherThanTheJournalsIsRefused() throws Exception {
+        final Path file = ProjectRoot.resolve("config/engine.yaml");
+        final EngineConfig shipped = EngineConfigFile.load(file);
+        final DataDirectory fresh = DataDirectory.open(tmp.resolve("fresh"));
+        ClusterNodeMain.checkConfiguration(fresh, shipped, file); // an empty journal records nothing yet
+
+        final DataDirectory same = DataDirectory.open(tmp.resolve("same"));
+        try (NodeJournal journal = new NodeJournal(same)) {
+            journal.recordConfigurationIfFirst(EngineConfigFile.text(shipped), 1_000);
+        }
+        ClusterNodeMain.checkConfiguration(same, shipped, file);
+
+        final DataDirectory other = DataDirectory.open(tmp.resolve("other"));
+        try (NodeJournal journal = new NodeJournal(other)) {
+            journal.recordConfigurationIfFirst(EngineConfigFile.text(shipped).replace("ACME", "ACMX"), 1_000);
+        }
+        final Args.UsageException refused = assertThrows(Args.UsageException.class,
+            () -> ClusterNodeMain.checkConfiguration(other, shipped, file));
+        assertTrue(refused.getMessage().contains("is not the configuration"), refused.getMessage());
     }
 }

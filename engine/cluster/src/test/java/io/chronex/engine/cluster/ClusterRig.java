@@ -309,16 +309,21 @@ final class ClusterRig implements AutoCloseable {
         return admin.exitValue();
     }
 
-    /** The events count of a data directory (read-only, as any reader). */
+    /** How many commands a data directory's events answer (read-only, as any reader); a configuration record's answer is not one. */
     static long eventCount(final Path data) {
         long count = 0;
+        final EventHeader header = new EventHeader();
+        final Result result = new Result();
         try (SingleChronicleQueue events = DataDirectory.openReadOnly(data).events(); ExcerptTailer tailer = events.createTailer()) {
             while (true) {
                 try (DocumentContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {
                         return count;
                     }
-                    count++;
+                    if (EventCodec.read(dc.wire().bytes(), header, result) != DecodeStatus.OK
+                        || result.commandType != io.chronex.api.CommandType.CONFIGURATION) {
+                        count++;
+                    }
                 }
             }
         }
@@ -334,7 +339,7 @@ final class ClusterRig implements AutoCloseable {
         }
     }
 
-    /** Every result's canonical text, in order (the member's or the host's events). */
+    /** Every result's canonical text, in order (the member's or the host's events), but a configuration record's answer. */
     static List<String> results(final Path data) {
         final List<String> results = new ArrayList<>();
         final EventHeader header = new EventHeader();
@@ -346,7 +351,9 @@ final class ClusterRig implements AutoCloseable {
                         return results;
                     }
                     assertEquals(DecodeStatus.OK, EventCodec.read(dc.wire().bytes(), header, result));
-                    results.add(result.toString());
+                    if (result.commandType != io.chronex.api.CommandType.CONFIGURATION) {
+                        results.add(result.toString());
+                    }
                 }
             }
         }

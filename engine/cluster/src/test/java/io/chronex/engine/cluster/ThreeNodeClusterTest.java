@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 /**
@@ -85,7 +86,13 @@ class ThreeNodeClusterTest {
             final List<String> expected = engineAlone(host);
             for (int id = 0; id < 3; id++) {
                 assertEquals(expected, results(dirs[id]), "node " + id + "'s results are the engine core's on the same commands");
+                assertEquals(io.chronex.queues.EngineConfigFile.text(CONFIG), NodeJournal.recordedConfiguration(dirs[id]),
+                    "node " + id + "'s journal records the configuration it ran");
             }
+            final io.chronex.replay.JournalCompare.Comparison same = io.chronex.replay.JournalCompare.compare(
+                List.of(dirs[0].root(), dirs[1].root(), dirs[2].root()));
+            assertTrue(same.identical(), "the members' journals, configuration record included, are the same to the byte: "
+                + same.difference());
         } finally {
             for (final ClusterNode node : nodes) {
                 if (node != null) {
@@ -193,10 +200,17 @@ class ThreeNodeClusterTest {
         return indices;
     }
 
-    /** Every result's canonical text, in order. */
+    /**
+     * Every result's canonical text, in order; a member's answer to its journal's configuration record is left out (the
+     * commands' answers are compared: the host's journal records no configuration).
+     */
     static List<String> results(final DataDirectory data) {
         final List<String> results = new ArrayList<>();
-        read(data, (header, result) -> results.add(result.toString()));
+        read(data, (header, result) -> {
+            if (result.commandType != io.chronex.api.CommandType.CONFIGURATION) {
+                results.add(result.toString());
+            }
+        });
         return results;
     }
 
