@@ -30,13 +30,16 @@ import java.util.function.Consumer;
  * anything else is accepted with nothing done), naming the host's journal index, so the bridge, the gateway and the FIX
  * client treat it like any result. The last sequence per gateway host is kept in memory (the log's replay rebuilds it; no
  * snapshot holds it) to answer HELLO with WELCOME, and a command at or below it is not answered again. It does not resend
- * the results a bridge missed (the engine's service reads them back from its journal): a bridge that lost one asks again
- * and is welcomed without it, so a run that loses egress stalls. Good for a benchmark, not for anything else.
+ * the results a bridge missed (the engine's service reads them back from its journal); instead an answer to a back-pressured
+ * bridge waits until the bridge takes it (the engine's gives up after 100 ms and resends on the bridge's HELLO), so only a
+ * bridge that goes away loses answers, and one that comes back after that is welcomed without them and stalls. Good for a
+ * benchmark, not for anything else.
  */
 public final class EchoClusteredService implements MemberService {
     private final Consumer<String> log;
     private final Long2LongHashMap lastApplied = new Long2LongHashMap(-1);
-    private final Egress egress = new Egress();
+    /** An answer waits for a back-pressured bridge as long as the bridge is there (nothing resends it), as Aeron's echo sample does. */
+    private final Egress egress = new Egress(Long.MAX_VALUE);
     private final Command command = new Command();
     private final Result result = new Result();
     private final EventHeader header = new EventHeader();

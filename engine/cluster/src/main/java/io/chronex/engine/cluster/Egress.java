@@ -16,13 +16,19 @@ import org.agrona.concurrent.UnsafeBuffer;
  * the echo benchmark service both send through it, so their egress is the same. Service thread only.
  */
 final class Egress {
-    /** How long an answer to a back-pressured bridge is retried before the bridge is left to ask for it again. */
-    private static final long RETRY_NANOS = 100_000_000L;
+    /** The engine's service: how long an answer to a back-pressured bridge is retried before the bridge is left to ask again. */
+    static final long ENGINE_RETRY_NANOS = 100_000_000L;
 
+    /** How long an offer back-pressured is retried ({@link Long#MAX_VALUE}: until the bridge takes it or is gone). */
+    private final long retryNanos;
     private final Bytes<?> out = Bytes.allocateElasticDirect(4096);
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private Cluster cluster;
     private long dropped;
+
+    Egress(final long retryNanos) {
+        this.retryNanos = retryNanos;
+    }
 
     /** The cluster whose idle strategy a back-pressured offer waits with (null: none, for a test's mocked sessions). */
     void start(final Cluster cluster) {
@@ -61,19 +67,19 @@ final class Egress {
     }
 
     private void offer(final ClientSession session, final int length) {
-        final long deadline = System.nanoTime() + RETRY_NANOS;
+        final long start = System.nanoTime();
         while (true) {
             final long position = session.offer(view, 0, length);
             if (position > 0 || position == ClientSession.MOCKED_OFFER) {
                 return;
             }
             if (position == Publication.NOT_CONNECTED || position == Publication.CLOSED || position == Publication.MAX_POSITION_EXCEEDED
-                || System.nanoTime() > deadline || cluster == null) {
+                || System.nanoTime() - start > retryNanos || cluster == null) {
                 // The bridge sees the gap in its results and asks again (HELLO); nothing is lost, only delayed.
                 dropped++;
                 return;
             }
-            cluster.idleStrategy().idle();
+            cluster.idleStrategy().idle(); // the service agent's: it keeps the service's own duties going meanwhile
         }
     }
 }

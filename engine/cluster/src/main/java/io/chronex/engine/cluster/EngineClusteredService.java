@@ -59,7 +59,7 @@ public final class EngineClusteredService implements MemberService {
     /** The command's bytes copied out of the log, where the journal's codec reads them. */
     private final Bytes<?> in = Bytes.allocateElasticDirect(512);
     /** RESULTs and WELCOMEs to the bridges. */
-    private final Egress egress = new Egress();
+    private final Egress egress = new Egress(Egress.ENGINE_RETRY_NANOS);
     /** Commands this run applied: written by the service thread only, read by the member's status responder too. */
     private final AtomicLong applied = new AtomicLong();
     /** DATA/ledger for the monitor on this node (as bin/engine writes it); null without assets. */
