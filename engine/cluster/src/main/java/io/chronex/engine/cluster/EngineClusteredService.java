@@ -241,11 +241,15 @@ public final class EngineClusteredService implements MemberService {
     public void onTimerEvent(final long correlationId, final long timestamp) {
     }
 
-    /** Between log messages, on the service's thread: the money totals into DATA/ledger about twice a second. */
+    /**
+     * Between log messages, on the service's thread: the queues' next pages touched ahead of the appends, and the money
+     * totals into DATA/ledger about twice a second.
+     */
     @Override
     public int doBackgroundWork(final long nowNs) {
+        final int touched = journal != null && journal.touchAhead() ? 1 : 0;
         if (ledgerFile == null || nowNs - nextLedgerNanos < 0) {
-            return 0;
+            return touched;
         }
         nextLedgerNanos = nowNs + LEDGER_EVERY_NANOS;
         ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
@@ -274,6 +278,7 @@ public final class EngineClusteredService implements MemberService {
         }
         if (journal != null) {
             journal.close();
+            journal = null; // no touching ahead on closed queues, should the container call doBackgroundWork again
         }
     }
 
