@@ -28,19 +28,23 @@ import java.util.function.Consumer;
 
 /**
  * One member of the cluster in this process: Aeron's media driver, archive and consensus module (the Raft part),
- * and the service container running {@link EngineClusteredService} on the node's data directory. Aeron's own
+ * and the service container running {@link EngineClusteredService} on the node's data directory (or, for benchmarks,
+ * {@link EchoClusteredService}: {@code --service echo}). Aeron's own
  * files go to DIR/cluster/ (archive and consensus state); the driver's to the config's aeronDir.
  */
 public final class ClusterNode implements AutoCloseable {
+    /** The services {@code bin/cluster-node --service} runs, the default first. */
+    public static final String[] SERVICES = {"engine", "echo"};
+
     private final ClusteredMediaDriver driver;
     private final ClusteredServiceContainer container;
-    private final EngineClusteredService service;
+    private final MemberService service;
     private final Path clusterDir;
     private final AtomicReference<Throwable> stuck;
     /** GET /status on the member's host and status port; null when it could not bind (the member runs without it). */
     private final StatusResponder status;
 
-    private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container, final EngineClusteredService service,
+    private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container, final MemberService service,
                         final Path clusterDir, final AtomicReference<Throwable> stuck, final StatusResponder status) {
         this.driver = driver;
         this.container = container;
@@ -66,6 +70,16 @@ public final class ClusterNode implements AutoCloseable {
      */
     public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
                                     final long checkpointEvery, final String idleName, final Consumer<String> log) {
+        return start(cluster, id, data, config, checkpointEvery, idleName, "engine", log);
+    }
+
+    /**
+     * As {@link #start(ClusterConfig, int, DataDirectory, EngineConfig, long, String, Consumer)}, with the service named by
+     * {@code serviceName} ({@link #SERVICES}): "engine", or "echo", the benchmark floor that matches nothing.
+     */
+    public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
+                                    final long checkpointEvery, final String idleName, final String serviceName,
+                                    final Consumer<String> log) {
         final ClusterConfig.Member me = cluster.member(id);
         final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
         final Path clusterDir = clusterDir(data.root());
@@ -129,7 +143,11 @@ public final class ClusterNode implements AutoCloseable {
             .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.sessionTimeoutMs()))
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
-        final EngineClusteredService service = new EngineClusteredService(data, config, checkpointEvery, log);
+        final MemberService service = switch (serviceName) {
+            case "engine" -> new EngineClusteredService(data, config, checkpointEvery, log);
+            case "echo" -> new EchoClusteredService(log);
+            default -> throw new IllegalArgumentException("no service " + serviceName + " (engine or echo)");
+        };
         final ClusteredServiceContainer.Context serviceContext = new ClusteredServiceContainer.Context()
             .aeronDirectoryName(aeronDir)
             .archiveContext(archiveClient.clone())
@@ -157,7 +175,7 @@ public final class ClusterNode implements AutoCloseable {
      * is said in the log and the member runs without it: a member that trades but shows as down beats one that does not start.
      */
     private static StatusResponder serveStatus(final ClusterConfig.Member me, final CountersReader counters,
-                                               final EngineClusteredService service, final Consumer<String> log) {
+                                               final MemberService service, final Consumer<String> log) {
         final long pid = ProcessHandle.current().pid();
         final String where = me.endpoint(me.statusPort());
         try {
@@ -172,7 +190,7 @@ public final class ClusterNode implements AutoCloseable {
         }
     }
 
-    public EngineClusteredService service() {
+    public MemberService service() {
         return service;
     }
 

@@ -26,7 +26,7 @@ import java.nio.file.Path;
 public final class ClusterNodeMain {
     static final String USAGE = """
         Usage: bin/cluster-node --id N --cluster FILE --config FILE [--data-dir DIR] [--checkpoint-every N]
-                                [--idle backoff|yield|busy]
+                                [--idle backoff|yield|busy] [--service engine|echo]
 
         Runs member N of the cluster that FILE describes: Aeron's media driver, archive and consensus module,
         and the engine as the clustered service. The members elect a leader (Raft); the leader's log orders
@@ -43,6 +43,10 @@ public final class ClusterNodeMain {
           --checkpoint-every N  the result of every N-th command also carries the engine's state hash, as
                              bin/engine writes it (default 1000000; 0 = none); the same on every member
           --idle MODE        backoff (default), yield or busy: how Aeron's and the service's threads wait
+          --service NAME     engine (default): the exchange as above. echo: a benchmark floor, not an exchange: the same
+                             member, bridge and gateway path, but every command is answered at once as accepted (a
+                             new order rests, nothing matches), nothing is written to DIR's queues and no missed result
+                             is resent (bin/bench-cluster compares the two); never trade on it
           --help             this text
 
         A member started alone waits for the others; a restarted one replays the log and catches up with the
@@ -126,13 +130,13 @@ public final class ClusterNodeMain {
      */
     private static ClusterNode startWhenFilesAreFree(final ClusterConfig cluster, final int id, final DataDirectory data,
                                                      final EngineConfig config, final long checkpointEvery, final String idleName,
-                                                     final RunFiles run, final StopSignal stop) {
+                                                     final String serviceName, final RunFiles run, final StopSignal stop) {
         final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
         boolean said = false;
         clearLeftovers(cluster, id, data, run);
         while (true) {
             try {
-                return ClusterNode.start(cluster, id, data, config, checkpointEvery, idleName, line -> run.log("%s", line));
+                return ClusterNode.start(cluster, id, data, config, checkpointEvery, idleName, serviceName, line -> run.log("%s", line));
             } catch (final RuntimeException e) {
                 if (!activeMarkFile(e) || System.currentTimeMillis() > deadline) {
                     throw e;
@@ -180,10 +184,11 @@ public final class ClusterNodeMain {
     }
 
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, "--id", "--cluster", "--data-dir", "--config", "--checkpoint-every", "--idle");
+        final Args args = Args.parse(argv, "--id", "--cluster", "--data-dir", "--config", "--checkpoint-every", "--idle", "--service");
         args.required("--id", "--id 0");
         final int id = args.intNumber("--id", 0, 0, 127);
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
+        final String serviceName = args.choice("--service", "engine", ClusterNode.SERVICES);
         final long checkpointEvery = args.number("--checkpoint-every", 1_000_000, 0, Long.MAX_VALUE);
         final ClusterConfig cluster = ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
         cluster.member(id);
@@ -205,10 +210,11 @@ public final class ClusterNodeMain {
         }
         final StopSignal stop = StopSignal.register();
         try {
-            run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms", id, data.root(), cluster.ids(),
-                cluster.leaderHeartbeatTimeoutMs());
+            run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms%s", id, data.root(), cluster.ids(),
+                cluster.leaderHeartbeatTimeoutMs(), "echo".equals(serviceName) ? "; service echo (a benchmark floor)" : "");
             while (true) {
-                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, run, stop)) {
+                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, serviceName, run,
+                    stop)) {
                     if (node == null) {
                         break;
                     }

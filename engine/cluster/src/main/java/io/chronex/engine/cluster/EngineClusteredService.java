@@ -2,12 +2,10 @@ package io.chronex.engine.cluster;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
-import io.aeron.Publication;
 import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.codecs.CloseReason;
 import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
-import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
@@ -19,14 +17,12 @@ import io.chronex.queues.CommandOrigin;
 import io.chronex.queues.CommandText;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
-import io.chronex.queues.EventCodec;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.LedgerStatusFile;
 import io.chronex.queues.cluster.ClusterMessages;
 import net.openhft.chronicle.bytes.Bytes;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,9 +36,7 @@ import java.util.function.Consumer;
  * command at or below it is a resend and is not applied again; a bridge that (re)connects says what it has
  * and is sent what it missed from the node's own events.
  */
-public final class EngineClusteredService implements ClusteredService {
-    /** How long an answer to a back-pressured bridge is retried before the bridge is left to ask for it again. */
-    private static final long EGRESS_RETRY_NANOS = 100_000_000L;
+public final class EngineClusteredService implements MemberService {
     private static final long LEDGER_EVERY_NANOS = 500_000_000L;
 
     private final DataDirectory data;
@@ -66,9 +60,8 @@ public final class EngineClusteredService implements ClusteredService {
     private final CommandOrigin origin = new CommandOrigin();
     /** The command's bytes copied out of the log, where the journal's codec reads them. */
     private final Bytes<?> in = Bytes.allocateElasticDirect(512);
-    /** Egress is built here: the 16-byte header, then an events excerpt. */
-    private final Bytes<?> out = Bytes.allocateElasticDirect(4096);
-    private final UnsafeBuffer outView = new UnsafeBuffer(0, 0);
+    /** RESULTs and WELCOMEs to the bridges. */
+    private final Egress egress = new Egress(Egress.ENGINE_RETRY_NANOS);
     /** Commands this run applied: written by the service thread only, read by the member's status responder too. */
     private final AtomicLong applied = new AtomicLong();
     /** DATA/ledger for the monitor on this node (as bin/engine writes it); null without assets. */
@@ -78,7 +71,6 @@ public final class EngineClusteredService implements ClusteredService {
     private long lastCommandIndex = -1;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private long resends;
-    private long egressDropped;
 
     /**
      * A service over the node's data directory (opened on the service's own thread, in onStart), for the exchange in
@@ -96,6 +88,7 @@ public final class EngineClusteredService implements ClusteredService {
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
         this.cluster = cluster;
+        egress.start(cluster);
         journal = new NodeJournal(data);
         missed = new MissedResults(journal);
         if (snapshotImage != null) {
@@ -212,10 +205,7 @@ public final class EngineClusteredService implements ClusteredService {
             resent = missed.find(source, hasThrough, (sequence, h, r) -> answer(session, source, sequence, h, r));
             resends += resent;
         }
-        out.clear();
-        out.ensureCapacity(ClusterMessages.WELCOME_LENGTH);
-        final int welcomeLength = ClusterMessages.welcome(view(ClusterMessages.WELCOME_LENGTH), 0, source, last, resent);
-        offer(session, welcomeLength);
+        egress.welcome(session, source, last, resent);
         log.accept("gateway host " + source + " connected (session " + session.id() + "): it has results through "
             + Long.toHexString(hasThrough) + ", the cluster applied its commands through " + Long.toHexString(last)
             + (resent > 0 ? "; resent " + resent + " results" : ""));
@@ -223,38 +213,7 @@ public final class EngineClusteredService implements ClusteredService {
 
     /** Sends one result to the bridge, naming the command by its host's journal index. */
     private void answer(final ClientSession session, final int source, final long sequence, final EventHeader h, final Result r) {
-        final long nodeIndex = h.commandIndex;
-        out.clear();
-        out.writeSkip(ClusterMessages.HEADER_LENGTH);
-        h.commandIndex = sequence;
-        EventCodec.write(out, h, r);
-        h.commandIndex = nodeIndex;
-        final int length = (int) out.writePosition();
-        ClusterMessages.header(view(length), 0, ClusterMessages.RESULT, source, sequence);
-        offer(session, length);
-    }
-
-    private UnsafeBuffer view(final int length) {
-        out.ensureCapacity(length);
-        outView.wrap(out.addressForRead(0), length);
-        return outView;
-    }
-
-    private void offer(final ClientSession session, final int length) {
-        final long deadline = System.nanoTime() + EGRESS_RETRY_NANOS;
-        while (true) {
-            final long position = session.offer(outView, 0, length);
-            if (position > 0 || position == ClientSession.MOCKED_OFFER) {
-                return;
-            }
-            if (position == Publication.NOT_CONNECTED || position == Publication.CLOSED || position == Publication.MAX_POSITION_EXCEEDED
-                || System.nanoTime() > deadline) {
-                // The bridge sees the gap in its results and asks again (HELLO); nothing is lost, only delayed.
-                egressDropped++;
-                return;
-            }
-            cluster.idleStrategy().idle();
-        }
+        egress.result(session, source, sequence, h, r);
     }
 
     private void checkpoint() {
@@ -288,11 +247,15 @@ public final class EngineClusteredService implements ClusteredService {
     public void onTimerEvent(final long correlationId, final long timestamp) {
     }
 
-    /** Between log messages, on the service's thread: the money totals into DATA/ledger about twice a second. */
+    /**
+     * Between log messages, on the service's thread: the queues' next pages touched ahead of the appends, and the money
+     * totals into DATA/ledger about twice a second.
+     */
     @Override
     public int doBackgroundWork(final long nowNs) {
+        final int touched = journal != null && journal.touchAhead() ? 1 : 0;
         if (ledgerFile == null || nowNs - nextLedgerNanos < 0) {
-            return 0;
+            return touched;
         }
         nextLedgerNanos = nowNs + LEDGER_EVERY_NANOS;
         ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
@@ -306,24 +269,27 @@ public final class EngineClusteredService implements ClusteredService {
     }
 
     /** This node's role as the service last heard it. */
+    @Override
     public Cluster.Role role() {
         return role;
     }
 
     @Override
     public void onTerminate(final Cluster cluster) {
-        log.accept("terminating: " + applied.getPlain() + " commands applied by this run, " + resends + " results resent, " + egressDropped
-            + " answers left for bridges to ask again");
+        log.accept("terminating: " + applied.getPlain() + " commands applied by this run, " + resends + " results resent, "
+            + egress.dropped() + " answers left for bridges to ask again");
         if (ledgerFile != null) {
             ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
             ledgerFile.close();
         }
         if (journal != null) {
             journal.close();
+            journal = null; // no touching ahead on closed queues, should the container call doBackgroundWork again
         }
     }
 
     /** Commands this run applied (the replay included); any thread. */
+    @Override
     public long applied() {
         return applied.getAcquire();
     }

@@ -130,6 +130,27 @@ class ThreeNodeClusterTest {
         }
     }
 
+    /**
+     * The echo service (bin/cluster-node --service echo, the benchmark floor) through a member and the real bridge: every
+     * command of the host, the cancels included, is answered once in journal order, and the member writes no queue.
+     */
+    @Test
+    void anEchoMemberAnswersEveryCommandThroughTheBridge() throws Exception {
+        final ClusterConfig cluster = ClusterHarness.config(tmp, 1);
+        final DataDirectory node = DataDirectory.open(tmp.resolve("node-0"));
+        final DataDirectory host = DataDirectory.open(tmp.resolve("host"));
+        final List<Long> journal = append(host, 40, new SplittableRandom(11), 0);
+        try (ClusterNode member = ClusterNode.start(cluster, 0, node, CONFIG, 0, "backoff", "echo", line -> log.add("node 0: " + line));
+             RunningBridge bridge = new RunningBridge(cluster, 1, host)) {
+            Await.until("the host has 40 results", 60, () -> bridge.answeredThrough() == journal.get(journal.size() - 1));
+            assertEquals(40, member.service().applied());
+        } finally {
+            log.forEach(System.out::println);
+        }
+        assertEquals(journal, answeredIndices(host), "the host's events answer its journal once each, in order");
+        assertEquals(false, node.hasQueue("commands") || node.hasQueue("events"), "the echo member created no queue");
+    }
+
     private ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data) {
         return ClusterNode.start(cluster, id, data, CONFIG, 0, "backoff", line -> log.add("node " + id + ": " + line));
     }
