@@ -384,7 +384,10 @@ final class ClusterRig implements AutoCloseable {
             final String verify = bytes.toString(StandardCharsets.UTF_8);
             System.out.println("audit verify " + data.getFileName() + ": exit " + exit + "; " + lastLine(verify));
             assertEquals(0, exit, "bin/audit verify of " + data + ":\n" + verify);
-            assertTrue(verify.contains("RESULT verified=" + commands + " mismatches=0 "), verify);
+            // bin/audit verify counts a journal's configuration record as one more verified excerpt (issue 41 makes the tools
+            // agree); a member's journal starts with one, the host's has none.
+            final long records = data.equals(host) ? 0 : 1;
+            assertTrue(verify.contains("RESULT verified=" + (commands + records) + " mismatches=0 "), verify);
         }
     }
 
