@@ -64,6 +64,8 @@ public final class PartitionClient implements Application {
     private final List<String[]> reports = new CopyOnWriteArrayList<>();
     /** When each ExecutionReport arrived, in nanoseconds since the epoch (the kills it is compared with are wall-clock times). */
     private final List<Long> arrivals = new CopyOnWriteArrayList<>();
+    /** The ClOrdIDs answered so far; its monitor is what {@link #awaitAnswered} waits on. */
+    private final Set<String> answeredIds = new HashSet<>();
     private volatile boolean loggedOn;
 
     private PartitionClient(final SessionID sessionId, final String password) {
@@ -124,10 +126,7 @@ public final class PartitionClient implements Application {
                 o.set(new TimeInForce(TimeInForce.GOOD_TILL_CANCEL));
                 Session.lookupSession(id).send(o);
             } while (!stop.await(pace));
-            final long answersBy = System.nanoTime() + TimeUnit.SECONDS.toNanos(answerWait);
-            while (client.answered() < sent && System.nanoTime() < answersBy) {
-                Thread.sleep(100); // the answers come on QuickFIX/J's thread; the deadline bounds the wait
-            }
+            client.awaitAnswered(sent, TimeUnit.SECONDS.toNanos(answerWait));
             final String times = args.string("--answer-times", null);
             if (times != null) {
                 Files.write(Path.of(times), client.arrivals.stream().map(String::valueOf).toList());
@@ -140,11 +139,19 @@ public final class PartitionClient implements Application {
 
     /** Distinct ClOrdIDs answered so far. */
     private int answered() {
-        final Set<String> ids = new HashSet<>();
-        for (final String[] r : reports) {
-            ids.add(r[0]);
+        return answeredIds.size();
+    }
+
+    /** Waits until {@code count} orders are answered, woken by each answer, or until {@code nanos} have passed. */
+    private void awaitAnswered(final int count, final long nanos) throws InterruptedException {
+        final long deadline = System.nanoTime() + nanos;
+        synchronized (answeredIds) {
+            long left = nanos;
+            while (answeredIds.size() < count && left > 0) {
+                TimeUnit.NANOSECONDS.timedWait(answeredIds, left);
+                left = deadline - System.nanoTime();
+            }
         }
-        return ids.size();
     }
 
     private int report(final int sent, final Path file, final PrintStream out) throws Exception {
@@ -212,9 +219,13 @@ public final class PartitionClient implements Application {
             if (MsgType.EXECUTION_REPORT.equals(message.getHeader().getString(MsgType.FIELD))) {
                 final java.time.Instant now = java.time.Instant.now();
                 arrivals.add(now.getEpochSecond() * 1_000_000_000L + now.getNano());
-                reports.add(new String[] {message.getString(ClOrdID.FIELD), message.getString(ExecID.FIELD),
-                    Character.toString(message.getChar(ExecType.FIELD)),
+                final String clOrdId = message.getString(ClOrdID.FIELD);
+                reports.add(new String[] {clOrdId, message.getString(ExecID.FIELD), Character.toString(message.getChar(ExecType.FIELD)),
                     message.isSetField(Text.FIELD) ? message.getString(Text.FIELD) : ""});
+                synchronized (answeredIds) {
+                    answeredIds.add(clOrdId);
+                    answeredIds.notifyAll();
+                }
             }
         } catch (final FieldNotFound e) {
             reports.add(new String[] {"?", "?", "?", "report without " + e.field});
