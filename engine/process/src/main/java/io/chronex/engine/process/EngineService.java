@@ -18,6 +18,7 @@ import io.chronex.queues.QueueGap;
 import io.chronex.queues.SnapshotEnvelope;
 import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.SnapshotFiles;
+import io.chronex.queues.SnapshotStore;
 import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.WholeFile;
 import io.chronex.queues.EventCodec;
@@ -203,8 +204,8 @@ public final class EngineService implements AutoCloseable {
         final JournalConfig.Entry first = journalConfig.first();
         final EngineConfig initial = first == null ? config : first.config();
         this.configHash = checkConfiguration(data, initial, recoveredThrough >= 0, warn);
-        final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : snapshots.newestUpTo(recoveredThrough,
-            new SnapshotFiles.Expect(configHash, commands), warn);
+        final SnapshotFiles.Restored<MatchingEngine> restored = recoveredThrough < 0 ? null : SnapshotFiles.newestUpTo(data.snapshots(),
+            recoveredThrough, MatchingEngine::restore, new SnapshotFiles.Expect(configHash, commands), warn);
         refuseArchivedHistory(data, restored);
         final MatchingEngine startState;
         if (restored == null) {

@@ -1,5 +1,6 @@
 package io.chronex.engine.process;
 
+import io.chronex.queues.SnapshotStore;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.replay.JournalSummary;

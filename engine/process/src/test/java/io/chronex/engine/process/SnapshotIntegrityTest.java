@@ -1,5 +1,6 @@
 package io.chronex.engine.process;
 
+import io.chronex.queues.SnapshotStore;
 import io.chronex.api.EngineConfig;
 import io.chronex.api.SymbolSpec;
 import io.chronex.engine.MatchingEngine;

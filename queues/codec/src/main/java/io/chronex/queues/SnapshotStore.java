@@ -1,8 +1,4 @@
-package io.chronex.engine.process;
-
-import io.chronex.engine.MatchingEngine;
-import io.chronex.queues.SnapshotEnvelope;
-import io.chronex.queues.SnapshotFiles;
+package io.chronex.queues;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -22,9 +17,10 @@ import java.util.stream.Stream;
  * command's fingerprint, checksums). Written beside their place, every byte, forced, read back and checked,
  * then renamed, so a crash or a full disk leaves either the old set or the new file whole; a write that
  * fails for any reason leaves nothing behind and is an error for the caller. Keeps the newest {@value #KEEP}.
+ * bin/engine and every cluster member write theirs through it, so that the readers ({@link SnapshotFiles}) find one format.
  */
-final class SnapshotStore {
-    static final int KEEP = 3;
+public final class SnapshotStore {
+    public static final int KEEP = 3;
     private static final String PREFIX = SnapshotFiles.PREFIX;
     private static final String SUFFIX = SnapshotFiles.SUFFIX;
     /** Writes in a row that wrote nothing before a write is given up: a channel that takes no bytes would spin forever. */
@@ -32,7 +28,7 @@ final class SnapshotStore {
 
     /** One write call on the channel; tests replace it to give short writes, lost bytes and a full disk. */
     @FunctionalInterface
-    interface Writes {
+    public interface Writes {
         long write(FileChannel channel, ByteBuffer[] buffers) throws IOException;
     }
 
@@ -44,11 +40,11 @@ final class SnapshotStore {
      */
     private volatile long keepFree;
 
-    SnapshotStore(final Path dir) {
+    public SnapshotStore(final Path dir) {
         this(dir, FileChannel::write);
     }
 
-    SnapshotStore(final Path dir, final Writes writes) {
+    public SnapshotStore(final Path dir, final Writes writes) {
         this.dir = dir;
         this.writes = writes;
     }
@@ -58,7 +54,7 @@ final class SnapshotStore {
      * excerpt has {@code commandFingerprint}, under the configuration {@code configHash}; returns the file. Throws an
      * UncheckedIOException when it could not be written whole, having deleted what it wrote.
      */
-    Path write(final long journalIndex, final long configHash, final long commandFingerprint, final byte[] body) {
+    public Path write(final long journalIndex, final long configHash, final long commandFingerprint, final byte[] body) {
         final Path file = dir.resolve(name(journalIndex));
         final Path temporary = dir.resolve(name(journalIndex) + ".tmp");
         final byte[] header = SnapshotEnvelope.header(journalIndex, configHash, commandFingerprint, body);
@@ -67,7 +63,7 @@ final class SnapshotStore {
             final long usable = keepFree == 0 ? Long.MAX_VALUE : Files.getFileStore(dir).getUsableSpace();
             if (usable - header.length - body.length < keepFree) {
                 throw new IOException("not enough free space: " + usable + " bytes free, the snapshot needs " + (header.length
-                    + body.length) + " and " + keepFree + " must stay free for the queues (bin/engine --storage-reserve / 2)");
+                    + body.length) + " and " + keepFree + " must stay free for the queues (--storage-reserve / 2)");
             }
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -94,7 +90,7 @@ final class SnapshotStore {
     }
 
     /** The free space every snapshot write must leave behind. */
-    void keepFree(final long bytes) {
+    public void keepFree(final long bytes) {
         keepFree = bytes;
     }
 
@@ -143,17 +139,8 @@ final class SnapshotStore {
         }
     }
 
-    /**
-     * The newest snapshot taken at or before journalIndex that reads back cleanly and agrees with its name and
-     * {@code expect}, or null. Any other is reported to warn and skipped in favour of an older one.
-     */
-    SnapshotFiles.Restored<MatchingEngine> newestUpTo(final long journalIndex, final SnapshotFiles.Expect expect,
-                                                      final Consumer<String> warn) {
-        return SnapshotFiles.newestUpTo(dir, journalIndex, MatchingEngine::restore, expect, warn);
-    }
-
     /** Deletes temporary files a stop in the middle of a write left behind; returns how many. */
-    int deleteUnfinished() {
+    public int deleteUnfinished() {
         int deleted = 0;
         try (Stream<Path> files = Files.list(dir)) {
             for (final Path file : (Iterable<Path>) files::iterator) {
@@ -169,7 +156,7 @@ final class SnapshotStore {
     }
 
     /** Journal indices of the snapshots present, newest first. */
-    List<Long> indices() {
+    public List<Long> indices() {
         return SnapshotFiles.indices(dir);
     }
 
