@@ -25,9 +25,15 @@ import java.util.Map;
  * snapshots=0
  * applied=150              commands the member's service applied since it started (the log's replay included)
  * pid=4711
+ * storage=ok               its data directory's free space: ok, low, critical (no snapshot files), exhausted (paused), ?
  * </pre>
  */
-public record MemberStatus(int member, ClusterCounters counters, long applied, long pid) {
+public record MemberStatus(int member, ClusterCounters counters, long applied, long pid, String storage) {
+    /** A member that does not say how its disk stands (an older build's, or a service that does not look). */
+    public MemberStatus(final int member, final ClusterCounters counters, final long applied, final long pid) {
+        this(member, counters, applied, pid, "?");
+    }
+
     /** The one path a status responder answers. */
     public static final String PATH = "/status";
     /** The content type of the answer. */
@@ -44,7 +50,8 @@ public record MemberStatus(int member, ClusterCounters counters, long applied, l
             + "elections=" + counters.electionCount() + '\n'
             + "snapshots=" + counters.snapshotCount() + '\n'
             + "applied=" + applied + '\n'
-            + "pid=" + pid + '\n';
+            + "pid=" + pid + '\n'
+            + "storage=" + storage + '\n';
     }
 
     /** An enum constant's name, or "?" for a counter that is missing or holds a code this Aeron does not know. */
@@ -85,7 +92,9 @@ public record MemberStatus(int member, ClusterCounters counters, long applied, l
             constant(ConsensusModule.State.class, values.get("state")),
             constant(ElectionState.class, values.get("election")),
             number(values, "term"), number(values, "commit_position"), number(values, "elections"), number(values, "snapshots"));
-        return new MemberStatus((int) member, counters, number(values, "applied"), number(values, "pid"));
+        final String storage = values.getOrDefault("storage", "?");
+        return new MemberStatus((int) member, counters, number(values, "applied"), number(values, "pid"),
+            storage.matches("[a-z?]{1,16}") ? storage : "?");
     }
 
     private static long number(final Map<String, String> values, final String key) {

@@ -40,10 +40,13 @@ class MemberStatusTest {
         final ClusterCounters read = ClusterCounters.read(counters(Cluster.Role.LEADER.code(), 3, 12_345));
         assertEquals(new ClusterCounters(Cluster.Role.LEADER, ConsensusModule.State.ACTIVE, ElectionState.CLOSED, 3, 12_345, 2,
             ClusterCounters.NONE), read, "the snapshot counter is not allocated: -1");
-        final MemberStatus status = new MemberStatus(1, read, 150, 4711);
+        final MemberStatus status = new MemberStatus(1, read, 150, 4711, "low");
         assertEquals("member=1\nrole=leader\nstate=ACTIVE\nelection=CLOSED\nterm=3\ncommit_position=12345\nelections=2\n"
-            + "snapshots=-1\napplied=150\npid=4711\n", status.text());
+            + "snapshots=-1\napplied=150\npid=4711\nstorage=low\n", status.text());
         assertEquals(status, MemberStatus.parse(status.text()));
+        // A member of an older build says nothing of its disk: read as not known.
+        assertEquals("?", MemberStatus.parse("member=1 role=leader term=3 commit_position=1").storage());
+        assertEquals("?", MemberStatus.parse("member=1 role=leader term=3 commit_position=1 storage=FULL!").storage());
         assertEquals(ClusterCounters.UNKNOWN, ClusterCounters.read(new CountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(4096)), new UnsafeBuffer(ByteBuffer.allocateDirect(1024)))), "a driver starting");
     }

@@ -80,6 +80,14 @@ public final class ClusterNode implements AutoCloseable {
     public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
                                     final long checkpointEvery, final String idleName, final String serviceName,
                                     final Consumer<String> log) {
+        return start(cluster, id, data, config, EngineClusteredService.Options.withCheckpointEvery(checkpointEvery), idleName,
+            serviceName, log);
+    }
+
+    /** As above, with the engine service's checkpoints, snapshot files and storage reserve as {@code options} says. */
+    public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
+                                    final EngineClusteredService.Options options, final String idleName, final String serviceName,
+                                    final Consumer<String> log) {
         final ClusterConfig.Member me = cluster.member(id);
         final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
         final Path clusterDir = clusterDir(data.root());
@@ -144,7 +152,7 @@ public final class ClusterNode implements AutoCloseable {
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
         final MemberService service = switch (serviceName) {
-            case "engine" -> new EngineClusteredService(data, config, checkpointEvery, log);
+            case "engine" -> new EngineClusteredService(data, config, options, log);
             case "echo" -> new EchoClusteredService(log);
             default -> throw new IllegalArgumentException("no service " + serviceName + " (engine or echo)");
         };
@@ -180,7 +188,7 @@ public final class ClusterNode implements AutoCloseable {
         final String where = me.endpoint(me.statusPort());
         try {
             final StatusResponder responder = new StatusResponder(new InetSocketAddress(me.host(), me.statusPort()),
-                () -> new MemberStatus(me.id(), ClusterCounters.read(counters), service.applied(), pid));
+                () -> new MemberStatus(me.id(), ClusterCounters.read(counters), service.applied(), pid, service.storage()));
             log.accept("status served on http://" + where + MemberStatus.PATH);
             return responder;
         } catch (final IOException | RuntimeException e) {

@@ -12,6 +12,7 @@ import io.chronex.runtime.Args;
 import io.chronex.runtime.IdleStrategies;
 import io.chronex.runtime.RunFiles;
 import io.chronex.runtime.StopSignal;
+import io.chronex.runtime.StorageGuard;
 import io.chronex.runtime.Tool;
 
 import java.io.IOException;
@@ -26,7 +27,8 @@ import java.nio.file.Path;
 public final class ClusterNodeMain {
     static final String USAGE = """
         Usage: bin/cluster-node --id N --cluster FILE --config FILE [--data-dir DIR] [--checkpoint-every N]
-                                [--idle backoff|yield|busy] [--service engine|echo]
+                                [--snapshot-every N] [--storage-reserve SIZE] [--idle backoff|yield|busy]
+                                [--service engine|echo]
 
         Runs member N of the cluster that FILE describes: Aeron's media driver, archive and consensus module,
         and the engine as the clustered service. The members elect a leader (Raft); the leader's log orders
@@ -42,6 +44,14 @@ public final class ClusterNodeMain {
                              must be given the same file
           --checkpoint-every N  the result of every N-th command also carries the engine's state hash, as
                              bin/engine writes it (default 1000000; 0 = none); the same on every member
+          --snapshot-every N  write an engine snapshot file to DIR/snapshots every N commands, in bin/engine's format,
+                             for bin/audit and the monitor (default 1000000; 0 = only with each cluster snapshot, which
+                             always writes one too). Written on a thread of its own; the member's own recovery stays
+                             Aeron's cluster snapshot
+          --storage-reserve SIZE  free space to keep on DIR's filesystem (default 256MiB). Below half of it no snapshot
+                             file is written; below a quarter the member applies no further command until space returns
+                             (the log waits for it; a write past a full disk would kill it). Said in the log and in
+                             GET /status (storage=)
           --idle MODE        backoff (default), yield or busy: how Aeron's and the service's threads wait
           --service NAME     engine (default): the exchange as above. echo: a benchmark floor, not an exchange: the same
                              member, bridge and gateway path, but every command is answered at once as accepted (a
@@ -129,14 +139,15 @@ public final class ClusterNodeMain {
      * Null when stopped (SIGTERM) while waiting.
      */
     private static ClusterNode startWhenFilesAreFree(final ClusterConfig cluster, final int id, final DataDirectory data,
-                                                     final EngineConfig config, final long checkpointEvery, final String idleName,
+                                                     final EngineConfig config, final EngineClusteredService.Options options,
+                                                     final String idleName,
                                                      final String serviceName, final RunFiles run, final StopSignal stop) {
         final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
         boolean said = false;
         clearLeftovers(cluster, id, data, run);
         while (true) {
             try {
-                return ClusterNode.start(cluster, id, data, config, checkpointEvery, idleName, serviceName, line -> run.log("%s", line));
+                return ClusterNode.start(cluster, id, data, config, options, idleName, serviceName, line -> run.log("%s", line));
             } catch (final RuntimeException e) {
                 if (!activeMarkFile(e) || System.currentTimeMillis() > deadline) {
                     throw e;
@@ -184,12 +195,16 @@ public final class ClusterNodeMain {
     }
 
     private static int run(final String[] argv) throws Exception {
-        final Args args = Args.parse(argv, "--id", "--cluster", "--data-dir", "--config", "--checkpoint-every", "--idle", "--service");
+        final Args args = Args.parse(argv, "--id", "--cluster", "--data-dir", "--config", "--checkpoint-every", "--snapshot-every",
+            "--storage-reserve", "--idle", "--service");
         args.required("--id", "--id 0");
         final int id = args.intNumber("--id", 0, 0, 127);
         final String idleName = args.choice("--idle", "backoff", IdleStrategies.CHOICES);
         final String serviceName = args.choice("--service", "engine", ClusterNode.SERVICES);
-        final long checkpointEvery = args.number("--checkpoint-every", 1_000_000, 0, Long.MAX_VALUE);
+        final EngineClusteredService.Options options = new EngineClusteredService.Options(
+            args.number("--checkpoint-every", 1_000_000, 0, Long.MAX_VALUE),
+            args.number("--snapshot-every", EngineClusteredService.DEFAULT_SNAPSHOT_EVERY, 0, Long.MAX_VALUE),
+            StorageGuard.parseSize(args.string("--storage-reserve", "256MiB")));
         final ClusterConfig cluster = ClusterConfig.load(args.readableFile("--cluster", "config/cluster.yaml"));
         cluster.member(id);
         checkHostIsHere(cluster, id);
@@ -213,7 +228,7 @@ public final class ClusterNodeMain {
             run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms%s", id, data.root(), cluster.ids(),
                 cluster.leaderHeartbeatTimeoutMs(), "echo".equals(serviceName) ? "; service echo (a benchmark floor)" : "");
             while (true) {
-                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, checkpointEvery, idleName, serviceName, run,
+                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, options, idleName, serviceName, run,
                     stop)) {
                     if (node == null) {
                         break;

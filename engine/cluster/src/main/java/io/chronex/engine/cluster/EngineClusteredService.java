@@ -19,10 +19,13 @@ import io.chronex.queues.DataDirectory;
 import io.chronex.queues.DecodeStatus;
 import io.chronex.queues.EventHeader;
 import io.chronex.queues.LedgerStatusFile;
+import io.chronex.queues.SnapshotStore;
 import io.chronex.queues.cluster.ClusterMessages;
+import io.chronex.runtime.StorageGuard;
 import net.openhft.chronicle.bytes.Bytes;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,12 +41,27 @@ import java.util.function.Consumer;
  */
 public final class EngineClusteredService implements MemberService {
     private static final long LEDGER_EVERY_NANOS = 500_000_000L;
+    /** bin/engine's defaults, which a member shares: a snapshot file every million commands, 256 MiB kept free. */
+    public static final long DEFAULT_SNAPSHOT_EVERY = 1_000_000;
+
+    /**
+     * What bin/cluster-node sets beside the exchange: a checkpoint (state hash) in every {@code checkpointEvery}-th result, a
+     * snapshot file every {@code snapshotEvery} commands (0: only with each cluster snapshot), and the free space to keep.
+     */
+    public record Options(long checkpointEvery, long snapshotEvery, long storageReserve) {
+        /** bin/engine's defaults for the snapshot files and the reserve. */
+        public static Options withCheckpointEvery(final long checkpointEvery) {
+            return new Options(checkpointEvery, DEFAULT_SNAPSHOT_EVERY, StorageGuard.DEFAULT_RESERVE);
+        }
+    }
 
     private final DataDirectory data;
     private final EngineConfig config;
     /** The configuration as the journal records it (EngineConfigFile.text): every member's must be the same. */
     private final String configText;
     private final long checkpointEvery;
+    private final long snapshotEvery;
+    private final long storageReserve;
     private final Consumer<String> log;
     private MatchingEngine engine;
     /** Replicated: the last sequence (host journal index) applied per source (bridge id); -1 when none. */
@@ -52,6 +70,17 @@ public final class EngineClusteredService implements MemberService {
     private MissedResults missed;
     private Cluster cluster;
     private long nextCheckpointCount;
+    /** The engine's command count at which the next snapshot file falls (Long.MAX_VALUE: none), the same on every member. */
+    private long nextSnapshotCount;
+    private MemberSnapshots snapshots;
+    /** The journal index of the command the engine applied last, when it was applied live; -1 after a replayed one. */
+    private long stateIndex = -1;
+    /** Free space under DIR, looked at before each journal write; null until onStart. */
+    private StorageGuard storage;
+    /** The level last seen, for status and for saying each change once; any thread reads it. */
+    private volatile StorageGuard.Level storageLevel = StorageGuard.Level.OK;
+    /** Bytes the journal had written when the guard was last told. */
+    private long toldGuard;
 
     private final Command command = new Command();
     private final Result result = new Result();
@@ -78,11 +107,24 @@ public final class EngineClusteredService implements MemberService {
      */
     public EngineClusteredService(final DataDirectory data, final EngineConfig config, final long checkpointEvery,
                                   final Consumer<String> log) {
+        this(data, config, Options.withCheckpointEvery(checkpointEvery), log);
+    }
+
+    /** As above, with the snapshot files and the storage reserve {@code options} says (bin/cluster-node's options). */
+    public EngineClusteredService(final DataDirectory data, final EngineConfig config, final Options options,
+                                  final Consumer<String> log) {
         this.data = data;
         this.config = config;
         this.configText = io.chronex.queues.EngineConfigFile.text(config);
-        this.checkpointEvery = checkpointEvery;
+        this.checkpointEvery = options.checkpointEvery();
+        this.snapshotEvery = options.snapshotEvery();
+        this.storageReserve = options.storageReserve();
         this.log = log;
+    }
+
+    /** For tests: free space as a test says it is (a real disk cannot be filled and emptied at will); before onStart. */
+    void storageGuard(final StorageGuard guard) {
+        storage = guard;
     }
 
     @Override
@@ -107,6 +149,13 @@ public final class EngineClusteredService implements MemberService {
             engine = new MatchingEngine(config);
         }
         nextCheckpointCount = checkpointEvery > 0 ? (engine.commandCount() / checkpointEvery + 1) * checkpointEvery : Long.MAX_VALUE;
+        nextSnapshotCount = snapshotEvery > 0 ? (engine.commandCount() / snapshotEvery + 1) * snapshotEvery : Long.MAX_VALUE;
+        if (storage == null) {
+            storage = StorageGuard.forDirectory(data.root(), storageReserve);
+        }
+        snapshots = new MemberSnapshots(data.snapshots(), journal.commands(), io.chronex.engine.MatchingEngine.configHash(config),
+            new SnapshotStore(data.snapshots()), log);
+        snapshots.keepFree(storage.reserve() / 2);
         ledgerFile = engine.assets().isEmpty() ? null : LedgerStatusFile.openOrWarn(data.root(), engine.assets(), log);
         log.accept("node journal holds the log through position " + journal.heldThrough() + "; the log is replayed from there on");
     }
@@ -158,9 +207,15 @@ public final class EngineClusteredService implements MemberService {
             if (engine.commandCount() == nextCheckpointCount) {
                 nextCheckpointCount += checkpointEvery; // the checkpoint is in the journal already
             }
+            if (engine.commandCount() == nextSnapshotCount) {
+                nextSnapshotCount += snapshotEvery; // written by the run that answered it, if it could
+            }
+            stateIndex = -1; // its journal index is not looked up on replay
             countApplied();
             return;
         }
+        // The log committed this command: it cannot be refused, only waited with (the cluster's log waits for this service).
+        awaitSpace();
         if (!held) {
             journal.recordConfigurationIfFirst(configText, cluster.timeUnit().toNanos(timestamp));
         }
@@ -171,9 +226,16 @@ public final class EngineClusteredService implements MemberService {
         checkpoint();
         header.hops.engineDoneNanos = System.nanoTime();
         journal.appendResult(header, result);
+        storage.wrote(journal.bytesWritten() - toldGuard);
+        toldGuard = journal.bytesWritten();
         lastCommandIndex = header.commandIndex;
+        stateIndex = header.commandIndex;
         countApplied();
         answer(session, source, sequence, header, result);
+        if (engine.commandCount() == nextSnapshotCount) {
+            nextSnapshotCount += snapshotEvery;
+            snapshotFile("every " + snapshotEvery + " commands");
+        }
         if (result.commandType == CommandType.SNAPSHOT && !result.isRejected()) {
             requestSnapshot();
         }
@@ -233,6 +295,74 @@ public final class EngineClusteredService implements MemberService {
         ServiceSnapshot.write(snapshotPublication, cluster.idleStrategy(), cluster.logPosition(), lastApplied, state);
         log.accept(String.format(java.util.Locale.ROOT, "cluster snapshot at log position %d: %d bytes of engine state in %.1f ms",
             cluster.logPosition(), state.length, (System.nanoTime() - start) / 1e6));
+        snapshotFile("with the cluster snapshot at log position " + cluster.logPosition());
+    }
+
+    /**
+     * Hands the state after the last command applied to the snapshot writer, unless the disk is short (below half the reserve
+     * a snapshot file would eat what the journals need) or that command's journal index is not known (it was replayed).
+     */
+    private void snapshotFile(final String why) {
+        if (stateIndex < 0) {
+            if (engine.commandCount() > 0) {
+                log.accept("no snapshot file " + why + ": the last command was replayed from the log, and its journal index is"
+                    + " not looked up");
+            }
+            return;
+        }
+        if (checkStorage().compareTo(StorageGuard.Level.CRITICAL) >= 0) {
+            log.accept("no snapshot file " + why + ": " + storage.describe() + " (below half the reserve the journals come first)");
+            return;
+        }
+        snapshots.take(stateIndex, engine, why);
+    }
+
+    /** The guard's level now; a change is said in the log once. */
+    private StorageGuard.Level checkStorage() {
+        final StorageGuard.Level level = storage.level(System.nanoTime());
+        if (level != storageLevel) {
+            final StorageGuard.Level was = storageLevel;
+            storageLevel = level;
+            log.accept("storage " + level.name().toLowerCase(java.util.Locale.ROOT) + " (was " + was.name().toLowerCase(
+                java.util.Locale.ROOT) + "): " + storage.describe() + "; " + consequence(level));
+        }
+        return level;
+    }
+
+    private static String consequence(final StorageGuard.Level level) {
+        return switch (level) {
+            case OK -> "snapshot files are written again";
+            case LOW -> "below the reserve: commands are still applied and journalled, snapshot files still written";
+            case CRITICAL -> "below half the reserve: no snapshot files until space returns; commands still applied and journalled";
+            case EXHAUSTED -> "below a quarter: this member applies nothing more until space returns (the log waits for it; the"
+                + " other members go on)";
+        };
+    }
+
+    /**
+     * Before a journal write, below a quarter of the reserve: waits, on the service's own idle strategy (which keeps its
+     * duties to Aeron going), until space returns. A write into a page the disk cannot back would kill the member with SIGBUS.
+     */
+    private void awaitSpace() {
+        if (checkStorage() != StorageGuard.Level.EXHAUSTED) {
+            return;
+        }
+        final IdleStrategy idle = cluster.idleStrategy();
+        idle.reset();
+        while (checkStorage() == StorageGuard.Level.EXHAUSTED) {
+            idle.idle();
+        }
+    }
+
+    /** The storage level last seen: ok, low, critical or exhausted; any thread. */
+    @Override
+    public String storage() {
+        return storageLevel.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Snapshot files written by this run (tests). */
+    MemberSnapshots snapshots() {
+        return snapshots;
     }
 
     @Override
@@ -281,6 +411,9 @@ public final class EngineClusteredService implements MemberService {
         if (ledgerFile != null) {
             ledgerFile.publish(engine, engine.commandCount(), lastCommandIndex, System.currentTimeMillis());
             ledgerFile.close();
+        }
+        if (snapshots != null) {
+            snapshots.close(); // before the journal: the writer reads the command it fingerprints
         }
         if (journal != null) {
             journal.close();

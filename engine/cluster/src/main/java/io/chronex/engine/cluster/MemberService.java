@@ -10,4 +10,9 @@ public interface MemberService extends ClusteredService {
 
     /** This member's role as the service last heard it; any thread. */
     Cluster.Role role();
+
+    /** Where the member's free disk space stands (ok, low, critical, exhausted; ? when it does not look); any thread. */
+    default String storage() {
+        return "?";
+    }
 }

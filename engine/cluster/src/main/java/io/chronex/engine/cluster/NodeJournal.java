@@ -43,6 +43,8 @@ final class NodeJournal implements AutoCloseable {
     private boolean lastIsRecord;
     private final EventHeader recordHeader = new EventHeader();
     private final Result recordResult = new Result();
+    /** Bytes appended by this run, excerpt headers included: what the member's storage guard counts down. */
+    private long bytesWritten;
 
     /** Opens the data directory's queues and finds how far they got; throws when they disagree with each other. */
     NodeJournal(final DataDirectory data) {
@@ -140,6 +142,11 @@ final class NodeJournal implements AutoCloseable {
         lastIsRecord = false;
     }
 
+    /** Bytes this run appended to the two queues. */
+    long bytesWritten() {
+        return bytesWritten;
+    }
+
     /** The log position after the last command held, -1 for none. */
     long heldThrough() {
         return heldThrough;
@@ -166,7 +173,9 @@ final class NodeJournal implements AutoCloseable {
     long appendCommand(final Command c, final EventHeader header, final CommandText text, final CommandOrigin from) {
         final long index;
         try (DocumentContext dc = commandAppender.writingDocument()) {
+            final long at = dc.wire().bytes().writePosition();
             CommandCodec.write(dc.wire().bytes(), c, header.hops, text, from);
+            bytesWritten += dc.wire().bytes().writePosition() - at + Integer.BYTES;
             index = dc.index();
         }
         heldThrough = from.logPosition;
@@ -179,7 +188,9 @@ final class NodeJournal implements AutoCloseable {
     void appendResult(final EventHeader header, final Result result) {
         try (DocumentContext dc = eventAppender.writingDocument()) {
             header.hops.engineAppendNanos = System.nanoTime();
+            final long at = dc.wire().bytes().writePosition();
             EventCodec.write(dc.wire().bytes(), header, result);
+            bytesWritten += dc.wire().bytes().writePosition() - at + Integer.BYTES;
         }
         lastUnanswered = false;
     }

@@ -53,6 +53,8 @@ class ClusterSnapshotRestartTest {
             assertEquals(0, rig.admin("snapshot"), "bin/admin snapshot is accepted through the bridge");
             for (int id = 0; id < ClusterRig.MEMBERS; id++) {
                 say("member " + id + ": " + rig.awaitMemberLine(id, "cluster snapshot at log position"));
+                // bin/engine's kind of file too, written after the SNAPSHOT command
+                say("member " + id + ": " + rig.awaitMemberLine(id, "snapshot file snapshot-"));
             }
             // ord-21 .. ord-30 after the snapshot: the restart replays them from the log.
             send(alice, 21, 30, "94");
@@ -99,8 +101,15 @@ class ClusterSnapshotRestartTest {
             assertEquals(36, alice.reports().size(), "ALICE: 35 New and one fill, nothing twice");
             assertEquals(List.of(), alice.repeatedExecIds(), "ExecIDs ALICE got twice");
             assertEquals(List.of(), bob.repeatedExecIds(), "ExecIDs BOB got twice");
-            rig.checkJournals(total);
+            rig.checkJournals(total); // bin/audit verify checks each member's snapshot file against its re-execution
             checkLedgers(total);
+            for (int id = 0; id < ClusterRig.MEMBERS; id++) {
+                final Path snapshots = rig.memberDir(id).resolve("snapshots");
+                assertEquals(1, io.chronex.queues.SnapshotFiles.indices(snapshots).size(), "member " + id + ": the file written with"
+                    + " the cluster snapshot");
+                assertEquals(io.chronex.queues.SnapshotFiles.indices(rig.memberDir(0).resolve("snapshots")),
+                    io.chronex.queues.SnapshotFiles.indices(snapshots), "every member's after the same command");
+            }
         } finally {
             if (alice != null) {
                 alice.close();
