@@ -5,6 +5,7 @@ import io.aeron.cluster.client.EgressListener;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.Header;
+import io.aeron.security.CredentialsSupplier;
 import io.chronex.api.Command;
 import io.chronex.api.Result;
 import io.chronex.queues.CommandCodec;
@@ -16,6 +17,7 @@ import io.chronex.queues.EventTail;
 import io.chronex.queues.Hops;
 import io.chronex.queues.cluster.ClusterConfig;
 import io.chronex.queues.cluster.ClusterMessages;
+import io.chronex.queues.cluster.ClusterName;
 import io.chronex.runtime.AeronLeftovers;
 import io.chronex.runtime.DutyCycle;
 import io.chronex.runtime.IdleStrategies;
@@ -71,6 +73,11 @@ public final class BridgeAgent implements Agent, EgressListener {
     private long lastKeepAliveNanos;
     private long nextConnectNanos;
     private String lastConnectFailure;
+    /** The name the members said in their challenge during this connect (null: none said, or they name no cluster). */
+    private String membersName;
+    private boolean challenged;
+    private boolean saidUnnamed;
+    private volatile String refusal;
 
     private final ExpandableDirectByteBuffer send = new ExpandableDirectByteBuffer(1024);
     /** Bytes of a command read from the journal but refused by back pressure; sent again first. */
@@ -166,8 +173,11 @@ public final class BridgeAgent implements Agent, EgressListener {
             return 0;
         }
         nextConnectNanos = now + RECONNECT_NANOS;
+        challenged = false;
+        membersName = null;
         try {
             client = AeronCluster.connect(new AeronCluster.Context()
+                .credentialsSupplier(new NameCredentials())
                 .aeronDirectoryName(driver.aeronDirectoryName())
                 .ingressChannel("aeron:udp?term-length=" + cluster.termLength())
                 .ingressEndpoints(cluster.ingressEndpoints())
@@ -175,6 +185,11 @@ public final class BridgeAgent implements Agent, EgressListener {
                 .egressListener(this)
                 .errorHandler(error -> log.accept("bridge " + source + ": " + error)));
         } catch (final RuntimeException e) {
+            // The member refuses after its challenge; the refusal itself may not reach us before the connect times out (seen in
+            // WrongClusterTest: a timeout, not Aeron's AuthenticationException), but the challenge named another cluster already.
+            if (ClusterName.compare(membersName, cluster.name()) == ClusterName.Verdict.DIFFERENT) {
+                throw wrongCluster();
+            }
             final String failure = e.getClass().getSimpleName() + ": " + e.getMessage();
             if (!failure.equals(lastConnectFailure)) {
                 log.accept("bridge " + source + ": cannot connect to the cluster (" + failure + "); trying again every second");
@@ -183,10 +198,58 @@ public final class BridgeAgent implements Agent, EgressListener {
             return 0;
         }
         lastConnectFailure = null;
+        if (challenged && membersName == null && !saidUnnamed) {
+            log.accept("bridge " + source + ": " + cluster.file() + " names cluster '" + cluster.name() + "' but the members name none"
+                + " (their cluster file has no name:): not checked");
+            saidUnnamed = true;
+        }
         sessions++;
         log.accept("bridge " + source + ": session " + client.clusterSessionId() + " with leader " + client.leaderMemberId());
         hello("new session");
         return 1;
+    }
+
+    /**
+     * The members refused this bridge's session because its cluster file names another cluster than theirs: nothing was sent
+     * and nothing written, and nothing will be (bin/bridge exits 2 with this).
+     */
+    private WrongCluster wrongCluster() {
+        final String reason = cluster.file() + " names cluster '" + cluster.name() + "', but the members at " + cluster.ingressEndpoints()
+            + " are cluster '" + membersName + "': this gateway host's journal is not theirs to apply. Nothing was sent to them and"
+            + " nothing written to the host's events. Start the bridge (bin/gateway --cluster) with that cluster's file, or"
+            + " correct the name in " + cluster.file();
+        log.accept("bridge " + source + ": REFUSED: " + reason);
+        refusal = reason;
+        return new WrongCluster(reason);
+    }
+
+    /** Why the members refused this bridge for good, or null; read after the agent stopped. */
+    public String refusal() {
+        return refusal;
+    }
+
+    /** Why the bridge stopped for good: its cluster file describes another cluster than the one that answered. */
+    public static final class WrongCluster extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WrongCluster(final String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The cluster's name from the file, and what the members say theirs is when they challenge it. */
+    private final class NameCredentials implements CredentialsSupplier {
+        @Override
+        public byte[] encodedCredentials() {
+            return ClusterName.encode(cluster.name());
+        }
+
+        @Override
+        public byte[] onChallenge(final byte[] encodedChallenge) {
+            challenged = true;
+            membersName = ClusterName.decode(encodedChallenge);
+            return ClusterName.encode(cluster.name());
+        }
     }
 
     /** Says what the host has; forwarding waits for the WELCOME that answers it. */

@@ -30,6 +30,10 @@ public final class BridgeMain {
           --idle MODE         backoff (default), yield or busy
           --help              this text
 
+        If FILE names the cluster (name:) and the members that answer name another, the bridge sends nothing,
+        writes nothing, says both names and the file and exits 2: the host's journal belongs to the cluster FILE
+        names. A file or members without a name are not checked.
+
         SIGTERM (or Ctrl-C) stops it and exits 0; commands appended meanwhile wait in the journal and are sent
         when it runs again. Logs go to standard output and DIR/bridge.log; the pid is in DIR/bridge.pid.
         """;
@@ -54,9 +58,16 @@ public final class BridgeMain {
         } catch (final IllegalStateException e) {
             throw new Args.UsageException(e.getMessage());
         }
+        final java.util.concurrent.atomic.AtomicReference<BridgeAgent> agent = new java.util.concurrent.atomic.AtomicReference<>();
         try {
-            return DutyCycle.run("bridge-" + id, () -> new BridgeAgent(cluster, id, data, egressHost, idleName,
-                line -> run.log("%s", line)), IdleStrategies.clusterByName(idleName), message -> run.log("%s", message));
+            final int exit = DutyCycle.run("bridge-" + id, () -> {
+                agent.set(new BridgeAgent(cluster, id, data, egressHost, idleName, line -> run.log("%s", line)));
+                return agent.get();
+            }, IdleStrategies.clusterByName(idleName), message -> run.log("%s", message));
+            if (agent.get() != null && agent.get().refusal() != null) {
+                throw new Args.UsageException(agent.get().refusal());
+            }
+            return exit;
         } finally {
             run.stop();
         }

@@ -150,6 +150,7 @@ public final class ClusterNode implements AutoCloseable {
             .electionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.electionTimeoutMs()))
             .sessionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(cluster.sessionTimeoutMs()))
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
+            .authenticatorSupplier(() -> new ClusterNameAuthenticator(cluster.name(), log))
             .errorHandler(errors);
         final MemberService service = switch (serviceName) {
             case "engine" -> new EngineClusteredService(data, config, options, log);

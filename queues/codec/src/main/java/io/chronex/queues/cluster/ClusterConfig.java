@@ -16,10 +16,20 @@ import java.util.Set;
 /**
  * A cluster as config/cluster.yaml describes it, read by the nodes, the bridges and bin/cluster-status: the
  * members (id, host and the first of six ports), where Aeron's driver files live, the term length and the
- * timeouts that decide how fast a dead leader is replaced (docs/cluster.md).
+ * timeouts that decide how fast a dead leader is replaced (docs/cluster.md), and the cluster's optional name, which members
+ * and bridges compare when a bridge connects ({@link ClusterName}; null: none given).
  */
 public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int termLength, long leaderHeartbeatTimeoutMs,
-                            long sessionTimeoutMs, int fileSyncLevel, long leaderHeartbeatIntervalMs, long electionTimeoutMs) {
+                            long sessionTimeoutMs, int fileSyncLevel, long leaderHeartbeatIntervalMs, long electionTimeoutMs,
+                            String name) {
+
+    /** As read from a file without a name. */
+    public ClusterConfig(final Path file, final List<Member> members, final Path aeronDir, final int termLength,
+                         final long leaderHeartbeatTimeoutMs, final long sessionTimeoutMs, final int fileSyncLevel,
+                         final long leaderHeartbeatIntervalMs, final long electionTimeoutMs) {
+        this(file, members, aeronDir, termLength, leaderHeartbeatTimeoutMs, sessionTimeoutMs, fileSyncLevel, leaderHeartbeatIntervalMs,
+            electionTimeoutMs, null);
+    }
 
     /** The leader's heartbeat interval when the file gives none: a tenth of the timeout, so that one lost heartbeat is no alarm. */
     public static final long DEFAULT_HEARTBEAT_DIVISOR = 10;
@@ -133,7 +143,7 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
         final ConfigYaml yaml = new ConfigYaml(file);
         final Node root = yaml.root("'members'");
         final Map<String, Node> top = yaml.mapping(root, Set.of("members", "aeronDir", "termLength", "leaderHeartbeatTimeoutMs",
-            "sessionTimeoutMs", "fileSyncLevel", "leaderHeartbeatIntervalMs", "electionTimeoutMs"));
+            "sessionTimeoutMs", "fileSyncLevel", "leaderHeartbeatIntervalMs", "electionTimeoutMs", "name"));
         if (!top.containsKey("members")) {
             throw yaml.error(root, "'members' is missing: the nodes of the cluster, each {id, host, basePort}");
         }
@@ -179,8 +189,13 @@ public record ClusterConfig(Path file, List<Member> members, Path aeronDir, int 
             heartbeat / 4);
         // Above Aeron's election status interval (100 ms), which it must exceed.
         final long election = yaml.bounded(top, "electionTimeoutMs", DEFAULT_ELECTION_TIMEOUT_MS, 150, 60_000);
+        final String name = top.containsKey("name") ? yaml.scalar(top.get("name")) : null;
+        if (name != null && !ClusterName.valid(name)) {
+            throw yaml.error(top.get("name"), "name must be 1.." + ClusterName.MAX_LENGTH + " letters, digits, '.', '_' or '-', found '"
+                + name + "'");
+        }
         return new ClusterConfig(file, List.copyOf(members), aeronDir.normalize(), (int) termLength, heartbeat, session, (int) sync,
-            interval, election);
+            interval, election, name);
     }
 
     private static long termLength(final ConfigYaml yaml, final Map<String, Node> top) throws ConfigException {
