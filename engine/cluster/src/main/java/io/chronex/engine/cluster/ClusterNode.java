@@ -80,6 +80,13 @@ public final class ClusterNode implements AutoCloseable {
     public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
                                     final long checkpointEvery, final String idleName, final String serviceName,
                                     final Consumer<String> log) {
+        return start(cluster, id, data, config, checkpointEvery, idleName, serviceName, TestFaults.NONE, log);
+    }
+
+    /** As above, the engine service with test faults ({@link TestFaults}). */
+    static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
+                             final long checkpointEvery, final String idleName, final String serviceName, final TestFaults faults,
+                             final Consumer<String> log) {
         final ClusterConfig.Member me = cluster.member(id);
         final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
         final Path clusterDir = clusterDir(data.root());
@@ -144,7 +151,7 @@ public final class ClusterNode implements AutoCloseable {
             .idleStrategySupplier(() -> IdleStrategies.clusterByName(idleName))
             .errorHandler(errors);
         final MemberService service = switch (serviceName) {
-            case "engine" -> new EngineClusteredService(data, config, checkpointEvery, log);
+            case "engine" -> new EngineClusteredService(data, config, checkpointEvery, faults, log);
             case "echo" -> new EchoClusteredService(log);
             default -> throw new IllegalArgumentException("no service " + serviceName + " (engine or echo)");
         };

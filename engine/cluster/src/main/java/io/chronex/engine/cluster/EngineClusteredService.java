@@ -71,6 +71,8 @@ public final class EngineClusteredService implements MemberService {
     private long lastCommandIndex = -1;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private long resends;
+    /** Test faults ({@link TestFaults}); none outside tests. */
+    private final TestFaults faults;
 
     /**
      * A service over the node's data directory (opened on the service's own thread, in onStart), for the exchange in
@@ -78,6 +80,13 @@ public final class EngineClusteredService implements MemberService {
      */
     public EngineClusteredService(final DataDirectory data, final EngineConfig config, final long checkpointEvery,
                                   final Consumer<String> log) {
+        this(data, config, checkpointEvery, TestFaults.NONE, log);
+    }
+
+    /** As above, with test faults ({@link TestFaults}). */
+    EngineClusteredService(final DataDirectory data, final EngineConfig config, final long checkpointEvery, final TestFaults faults,
+                           final Consumer<String> log) {
+        this.faults = faults;
         this.data = data;
         this.config = config;
         this.configText = io.chronex.queues.EngineConfigFile.text(config);
@@ -296,6 +305,10 @@ public final class EngineClusteredService implements MemberService {
 
     /** A release store, no fence: one writer, and the readers (status, shutdown) need no more than a recent value. */
     private void countApplied() {
-        applied.setRelease(applied.getPlain() + 1);
+        final long count = applied.getPlain() + 1;
+        applied.setRelease(count);
+        if (faults.any()) {
+            faults.afterCommand(count, cluster.context().errorHandler());
+        }
     }
 }
