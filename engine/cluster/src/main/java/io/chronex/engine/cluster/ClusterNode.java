@@ -88,6 +88,13 @@ public final class ClusterNode implements AutoCloseable {
     public static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
                                     final EngineClusteredService.Options options, final String idleName, final String serviceName,
                                     final Consumer<String> log) {
+        return start(cluster, id, data, config, options, idleName, serviceName, TestFaults.NONE, log);
+    }
+
+    /** As above, the engine service with test faults ({@link TestFaults}). */
+    static ClusterNode start(final ClusterConfig cluster, final int id, final DataDirectory data, final EngineConfig config,
+                             final EngineClusteredService.Options options, final String idleName, final String serviceName,
+                             final TestFaults faults, final Consumer<String> log) {
         final ClusterConfig.Member me = cluster.member(id);
         final String aeronDir = cluster.aeronDirOf("node-" + id).toString();
         final Path clusterDir = clusterDir(data.root());
@@ -153,7 +160,7 @@ public final class ClusterNode implements AutoCloseable {
             .authenticatorSupplier(() -> new ClusterNameAuthenticator(cluster.name(), log))
             .errorHandler(errors);
         final MemberService service = switch (serviceName) {
-            case "engine" -> new EngineClusteredService(data, config, options, log);
+            case "engine" -> new EngineClusteredService(data, config, options, faults, log);
             case "echo" -> new EchoClusteredService(log);
             default -> throw new IllegalArgumentException("no service " + serviceName + " (engine or echo)");
         };

@@ -140,14 +140,15 @@ public final class ClusterNodeMain {
      */
     private static ClusterNode startWhenFilesAreFree(final ClusterConfig cluster, final int id, final DataDirectory data,
                                                      final EngineConfig config, final EngineClusteredService.Options options,
-                                                     final String idleName,
-                                                     final String serviceName, final RunFiles run, final StopSignal stop) {
+                                                     final String idleName, final String serviceName, final TestFaults faults,
+                                                     final RunFiles run, final StopSignal stop) {
         final long deadline = System.currentTimeMillis() + MARK_FILE_WAIT_MS;
         boolean said = false;
         clearLeftovers(cluster, id, data, run);
         while (true) {
             try {
-                return ClusterNode.start(cluster, id, data, config, options, idleName, serviceName, line -> run.log("%s", line));
+                return ClusterNode.start(cluster, id, data, config, options, idleName, serviceName, faults,
+                    line -> run.log("%s", line));
             } catch (final RuntimeException e) {
                 if (!activeMarkFile(e) || System.currentTimeMillis() > deadline) {
                     throw e;
@@ -227,9 +228,15 @@ public final class ClusterNodeMain {
         try {
             run.log("cluster-node %d starting on %s: members %s, leader heartbeat timeout %d ms%s", id, data.root(), cluster.ids(),
                 cluster.leaderHeartbeatTimeoutMs(), "echo".equals(serviceName) ? "; service echo (a benchmark floor)" : "");
+            // Test faults, never set outside tests: this run's service has them, a restarted one does not (it must catch up).
+            TestFaults faults = TestFaults.fromProperties();
+            if (faults.any()) {
+                run.log("cluster-node %d: TEST FAULTS %s until the member restarts itself", id, faults);
+            }
             while (true) {
-                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, options, idleName, serviceName, run,
-                    stop)) {
+                try (ClusterNode node = startWhenFilesAreFree(cluster, id, data, config, options, idleName, serviceName,
+                    faults, run, stop)) {
+                    faults = TestFaults.NONE;
                     if (node == null) {
                         break;
                     }

@@ -100,6 +100,8 @@ public final class EngineClusteredService implements MemberService {
     private long lastCommandIndex = -1;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private long resends;
+    /** Test faults ({@link TestFaults}); none outside tests. */
+    private final TestFaults faults;
 
     /**
      * A service over the node's data directory (opened on the service's own thread, in onStart), for the exchange in
@@ -113,6 +115,13 @@ public final class EngineClusteredService implements MemberService {
     /** As above, with the snapshot files and the storage reserve {@code options} says (bin/cluster-node's options). */
     public EngineClusteredService(final DataDirectory data, final EngineConfig config, final Options options,
                                   final Consumer<String> log) {
+        this(data, config, options, TestFaults.NONE, log);
+    }
+
+    /** As above, with test faults ({@link TestFaults}). */
+    EngineClusteredService(final DataDirectory data, final EngineConfig config, final Options options, final TestFaults faults,
+                           final Consumer<String> log) {
+        this.faults = faults;
         this.data = data;
         this.config = config;
         this.configText = io.chronex.queues.EngineConfigFile.text(config);
@@ -429,6 +438,10 @@ public final class EngineClusteredService implements MemberService {
 
     /** A release store, no fence: one writer, and the readers (status, shutdown) need no more than a recent value. */
     private void countApplied() {
-        applied.setRelease(applied.getPlain() + 1);
+        final long count = applied.getPlain() + 1;
+        applied.setRelease(count);
+        if (faults.any()) {
+            faults.afterCommand(count, cluster.context().errorHandler());
+        }
     }
 }

@@ -65,6 +65,8 @@ final class ClusterRig implements AutoCloseable {
     private final Process[] members = new Process[MEMBERS];
     private final int[] memberRuns = new int[MEMBERS];
     private final Path[] memberOutputs = new Path[MEMBERS];
+    /** JVM flags a member is started with on top of the usual ones (a test fault); none unless set. */
+    private final List<List<String>> memberFlags = new ArrayList<>();
     private final ChildJvm jvms = new ChildJvm();
     private final List<Path> outputs = new ArrayList<>();
     private Process bridge;
@@ -92,6 +94,7 @@ final class ClusterRig implements AutoCloseable {
         this.host = dir.resolve("host");
         for (int id = 0; id < MEMBERS; id++) {
             memberDirs[id] = dir.resolve("node-" + id);
+            memberFlags.add(List.of());
         }
     }
 
@@ -149,12 +152,25 @@ final class ClusterRig implements AutoCloseable {
         awaitRunning(id);
     }
 
+    /** JVM flags (system properties such as a test fault) member {@code id} gets from its next start on. */
+    void memberFlags(final int id, final String... flags) {
+        memberFlags.set(id, List.of(flags));
+    }
+
     private void launchMember(final int id) throws IOException {
         final Path out = output("node-" + id + "-run-" + (++memberRuns[id]));
         memberOutputs[id] = out;
-        members[id] = jvms.start(on("m" + id, clusterCommand(ClusterNodeMain.class.getName(), List.of("--id",
+        final List<String> command = clusterCommand(ClusterNodeMain.class.getName(), List.of("--id",
             Integer.toString(id), "--cluster", cluster.file().toString(), "--config", engineYaml.toString(), "--data-dir",
-            memberDirs[id].toString(), "--idle", "backoff"))), out);
+            memberDirs[id].toString(), "--idle", "backoff"));
+        command.addAll(1, memberFlags.get(id));
+        members[id] = jvms.start(on("m" + id, command), out);
+    }
+
+    /** What member {@code id} has said since its last start (the output of that process). */
+    String memberOutput(final int id) throws IOException {
+        final Path out = memberOutputs[id];
+        return out == null || !Files.exists(out) ? "" : Files.readString(out);
     }
 
     /** A member's or the bridge's command line: {@link ChildJvm#command} with {@link #IDLE}. */
