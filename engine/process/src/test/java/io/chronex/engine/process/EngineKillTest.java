@@ -158,9 +158,12 @@ class EngineKillTest {
                 final Process engine = startEngine(data.root(), config, run);
                 final long before = answered + countNew(eventsTailer);
                 final long[] seen = {before};
-                // Kill only once it is answering again, a random moment into its work.
-                waitUntil(() -> (seen[0] += countNew(eventsTailer)) > before || !feeder.isAlive() && seen[0] >= COMMANDS,
-                    "restart " + run + " to answer", engine, tmp.resolve("engine-" + run + ".log"));
+                final Path log = tmp.resolve("engine-" + run + ".log");
+                // Kill only once it is answering again, a random moment into its work; once everything is answered, once
+                // it has started (its recovery line is what assertKillsLandedAtDifferentPoints reads).
+                waitUntil(() -> logContains(log, "engine started")
+                    && ((seen[0] += countNew(eventsTailer)) > before || !feeder.isAlive() && seen[0] >= COMMANDS),
+                    "restart " + run + " to answer", engine, log);
                 TimeUnit.MILLISECONDS.sleep(random.nextInt(150));
                 engine.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 answered = seen[0] + countNew(eventsTailer);
