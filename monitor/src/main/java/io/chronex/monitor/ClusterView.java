@@ -56,18 +56,27 @@ public final class ClusterView implements ClusterReader {
         ABSENT
     }
 
+    /** A member's storage level when it is not known (read from Aeron's counters on this host, not from its status port). */
+    public static final String UNKNOWN = "?";
+
     /**
      * One member: {@code local} when its host names this machine (a loopback or one of its interfaces' addresses), so
      * that its absence means it is not running rather than that it runs elsewhere; {@code detail} says why it is down or
      * absent (empty when up); {@code role}, {@code moduleState} and {@code electionState} are null and the numbers
      * {@link #NONE} when the counter is not there (a member starting, or down: a dead driver's counters are not read).
-     * Read over the network, {@code local} is false, {@code aeronDir} null and {@code heartbeatAgeMs} {@link #NONE}.
+     * Read over the network, {@code local} is false, {@code aeronDir} null and {@code heartbeatAgeMs} {@link #NONE};
+     * {@code storage} is the level its status port gives (ok, low, critical, exhausted), {@link #UNKNOWN} otherwise.
      */
     public record Member(int id, String host, boolean local, Path aeronDir, Liveness liveness, String detail, long pid,
                          long heartbeatAgeMs, Cluster.Role role, ConsensusModule.State moduleState, ElectionState electionState,
-                         long leadershipTermId, long commitPosition, long electionCount, long snapshotCount) {
+                         long leadershipTermId, long commitPosition, long electionCount, long snapshotCount, String storage) {
         public boolean up() {
             return liveness == Liveness.UP;
+        }
+
+        /** Whether its data directory's free space is below the member's reserve (low, critical or exhausted). */
+        public boolean storageShort() {
+            return !"ok".equals(storage) && !UNKNOWN.equals(storage);
         }
 
         /** "leader", "follower", "candidate" or "?". */
@@ -142,6 +151,9 @@ public final class ClusterView implements ClusterReader {
                     alerts.add("CLUSTER MEMBER " + m.id() + " DOWN (" + m.detail() + ")");
                 } else if (m.liveness() == Liveness.ABSENT && m.local()) {
                     alerts.add("CLUSTER MEMBER " + m.id() + " NOT RUNNING (its host " + m.host() + " is this one)");
+                } else if (m.up() && m.storageShort()) {
+                    // critical: no snapshot files; exhausted: its journal writes wait for space (docs/cluster.md).
+                    alerts.add("CLUSTER MEMBER " + m.id() + " STORAGE " + m.storage().toUpperCase(Locale.ROOT));
                 }
             }
             return alerts;
@@ -150,7 +162,8 @@ public final class ClusterView implements ClusterReader {
 
     /**
      * A member's line, as bin/cluster-status and the monitor print it: id, host, liveness, role, consensus module state,
-     * election state, leadership term, commit position, lag behind the leader's commit position, elections, snapshots.
+     * election state, leadership term, commit position, lag behind the leader's commit position, elections, snapshots, and
+     * its storage level when its status port gave one.
      */
     public static String line(final Snapshot view, final Member m) {
         if (!m.up()) {
@@ -158,8 +171,9 @@ public final class ClusterView implements ClusterReader {
         }
         final long lag = view.lag(m);
         return String.format(Locale.ROOT, "member %d  %-12s up    %-9s state %-8s election %-22s term %d  commit %d  lag %s"
-                + "  elections %d  snapshots %d", m.id(), m.host(), m.roleName(), name(m.moduleState()), name(m.electionState()),
-            m.leadershipTermId(), m.commitPosition(), lag == NONE ? "?" : Long.toString(lag), m.electionCount(), m.snapshotCount());
+                + "  elections %d  snapshots %d%s", m.id(), m.host(), m.roleName(), name(m.moduleState()), name(m.electionState()),
+            m.leadershipTermId(), m.commitPosition(), lag == NONE ? "?" : Long.toString(lag), m.electionCount(), m.snapshotCount(),
+            UNKNOWN.equals(m.storage()) ? "" : "  storage " + m.storage());
     }
 
     /** {@code RESULT leader=<id>|none members=<up> term=<t> commit_position=<p>} (term and position -1 without a leader). */
@@ -273,15 +287,16 @@ public final class ClusterView implements ClusterReader {
         final ClusterCounters c = ClusterCounters.read(new CountersReader(CncFileDescriptor.createCountersMetaDataBuffer(cnc, meta),
             CncFileDescriptor.createCountersValuesBuffer(cnc, meta), StandardCharsets.US_ASCII));
         return new Member(id, host, local, aeronDir, Liveness.UP, "", pid, ageMs, c.role(), c.moduleState(), c.electionState(),
-            c.leadershipTermId(), c.commitPosition(), c.electionCount(), c.snapshotCount());
+            c.leadershipTermId(), c.commitPosition(), c.electionCount(), c.snapshotCount(), UNKNOWN);
     }
 
     private static Member absent(final int id, final String host, final boolean local, final Path aeronDir, final String detail) {
-        return new Member(id, host, local, aeronDir, Liveness.ABSENT, detail, NONE, NONE, null, null, null, NONE, NONE, NONE, NONE);
+        return new Member(id, host, local, aeronDir, Liveness.ABSENT, detail, NONE, NONE, null, null, null, NONE, NONE, NONE, NONE,
+            UNKNOWN);
     }
 
     private static Member down(final int id, final String host, final boolean local, final Path aeronDir, final String detail,
                                final long pid, final long ageMs) {
-        return new Member(id, host, local, aeronDir, Liveness.DOWN, detail, pid, ageMs, null, null, null, NONE, NONE, NONE, NONE);
+        return new Member(id, host, local, aeronDir, Liveness.DOWN, detail, pid, ageMs, null, null, null, NONE, NONE, NONE, NONE, UNKNOWN);
     }
 }

@@ -120,7 +120,7 @@ public final class NetClusterView implements ClusterReader {
         final ClusterCounters c = status.counters();
         return new ClusterView.Member(m.id(), m.host(), false, null, ClusterView.Liveness.UP, "", status.pid(), ClusterView.NONE,
             c.role(), c.moduleState(), c.electionState(), c.leadershipTermId(), c.commitPosition(), c.electionCount(),
-            c.snapshotCount());
+            c.snapshotCount(), status.storage());
     }
 
     /** An HTTP answer: its status code and body. */
@@ -236,6 +236,7 @@ public final class NetClusterView implements ClusterReader {
 
     private static ClusterView.Member down(final ClusterConfig.Member m, final String detail) {
         return new ClusterView.Member(m.id(), m.host(), false, null, ClusterView.Liveness.DOWN, detail, ClusterView.NONE,
-            ClusterView.NONE, null, null, null, ClusterView.NONE, ClusterView.NONE, ClusterView.NONE, ClusterView.NONE);
+            ClusterView.NONE, null, null, null, ClusterView.NONE, ClusterView.NONE, ClusterView.NONE, ClusterView.NONE,
+            ClusterView.UNKNOWN);
     }
 }

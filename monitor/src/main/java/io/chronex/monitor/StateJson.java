@@ -216,6 +216,7 @@ public final class StateJson {
             g.writeNumberField("lag", cluster.lag(m));
             g.writeNumberField("elections", m.electionCount());
             g.writeNumberField("snapshots", m.snapshotCount());
+            g.writeStringField("storage", m.up() ? m.storage() : "-");
             g.writeEndObject();
         }
         g.writeEndArray();

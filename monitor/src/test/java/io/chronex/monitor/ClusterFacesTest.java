@@ -24,13 +24,19 @@ class ClusterFacesTest {
     private static final Path AERON = Path.of("/dev/shm/test-aeron");
 
     private static ClusterView.Member up(final int id, final Cluster.Role role, final long term, final long commit) {
+        return up(id, role, term, commit, ClusterView.UNKNOWN);
+    }
+
+    private static ClusterView.Member up(final int id, final Cluster.Role role, final long term, final long commit,
+                                         final String storage) {
         return new ClusterView.Member(id, "localhost", true, AERON.resolve("node-" + id), ClusterView.Liveness.UP, "", 100 + id, 5, role,
-            ConsensusModule.State.ACTIVE, ElectionState.CLOSED, term, commit, 2, 1);
+            ConsensusModule.State.ACTIVE, ElectionState.CLOSED, term, commit, 2, 1, storage);
     }
 
     private static ClusterView.Member down(final int id) {
         return new ClusterView.Member(id, "localhost", true, AERON.resolve("node-" + id), ClusterView.Liveness.DOWN,
-            "driver pid 4711 is not running", 4711, 3_000, null, null, null, -1, -1, -1, -1);
+            "driver pid 4711 is not running", 4711, 3_000, null, null, null, -1, -1, -1, -1,
+            ClusterView.UNKNOWN);
     }
 
     private static ClusterView.Snapshot cluster(final ClusterView.Member... members) {
@@ -101,6 +107,20 @@ class ClusterFacesTest {
         final String metrics = MetricsText.render(model, view(c));
         assertTrue(metrics.contains("chronex_cluster_has_leader 0\n"), metrics);
         assertFalse(metrics.contains("chronex_cluster_lag_bytes{"), "no leader, no lag: " + metrics);
+    }
+
+    @Test
+    void aMemberShortOfDiskSaysSoInEveryFace() throws Exception {
+        model.rollInterval();
+        final ClusterView.Snapshot c = cluster(up(0, Cluster.Role.FOLLOWER, 3, 5_000, "ok"), up(1, Cluster.Role.LEADER, 3, 5_000, "ok"),
+            up(2, Cluster.Role.FOLLOWER, 3, 5_000, "critical"));
+        assertEquals(List.of("CLUSTER MEMBER 2 STORAGE CRITICAL"), StatusBlock.alerts(model, view(c)));
+        final String block = StatusBlock.render(model, view(c));
+        assertTrue(block.contains("  commit 5000  lag 0  elections 2  snapshots 1  storage ok\n"), block);
+        assertTrue(block.contains("  commit 5000  lag 0  elections 2  snapshots 1  storage critical\n"), block);
+        final JsonNode s = new ObjectMapper().readTree(StateJson.render(model, view(c), new History()));
+        assertEquals("critical", s.at("/cluster/members/2/storage").asText());
+        assertEquals("ok", s.at("/cluster/members/0/storage").asText());
     }
 
     @Test

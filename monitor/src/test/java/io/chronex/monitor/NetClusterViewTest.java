@@ -49,6 +49,11 @@ class NetClusterViewTest {
 
     /** A real member's responder over counters in memory: member {@code id} in {@code role} at term 3. */
     private int responder(final int id, final Cluster.Role role, final long commit) throws IOException {
+        return responder(id, role, commit, ClusterView.UNKNOWN);
+    }
+
+    /** As above, the member saying how its disk stands ({@code storage=}). */
+    private int responder(final int id, final Cluster.Role role, final long commit, final String storage) throws IOException {
         final CountersManager counters = new CountersManager(new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
             new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024)));
         set(counters, AeronCounters.CLUSTER_NODE_ROLE_TYPE_ID, role.code());
@@ -59,7 +64,7 @@ class NetClusterViewTest {
         set(counters, AeronCounters.CLUSTER_ELECTION_COUNT_TYPE_ID, 2);
         set(counters, AeronCounters.CLUSTER_SNAPSHOT_COUNTER_TYPE_ID, 1);
         final StatusResponder responder = new StatusResponder(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
-            () -> new MemberStatus(id, ClusterCounters.read(counters), 10, 100 + id));
+            () -> new MemberStatus(id, ClusterCounters.read(counters), 10, 100 + id, storage));
         open.add(responder);
         return responder.address().getPort();
     }
@@ -149,7 +154,7 @@ class NetClusterViewTest {
     @Test
     void goodMembersUpAndEveryKindOfBadOneDownSayingWhy() throws Exception {
         final int leader = responder(0, Cluster.Role.LEADER, 5_000);
-        final int follower = responder(1, Cluster.Role.FOLLOWER, 4_800);
+        final int follower = responder(1, Cluster.Role.FOLLOWER, 4_800, "low");
         final int refused = refusing();
         final int silent = silent();
         final int garbage = peer(s -> write(s, "SSH-2.0-OpenSSH_9.2\r\n"));
@@ -183,7 +188,7 @@ class NetClusterViewTest {
         assertEquals("member 0  localhost    up    leader    state ACTIVE   election CLOSED                 term 3  commit 5000  lag 0"
             + "  elections 2  snapshots 1", lines[0]);
         assertEquals("member 1  localhost    up    follower  state ACTIVE   election CLOSED                 term 3  commit 4800  lag 200"
-            + "  elections 2  snapshots 1", lines[1]);
+            + "  elections 2  snapshots 1  storage low", lines[1]);
         assertEquals("member 2  localhost    down (no answer from localhost:" + refused + ": Connection refused)", lines[2]);
         assertEquals("member 3  localhost    down (no answer from localhost:" + silent + ": no whole answer within " + TIMEOUT_MS
             + " ms (0 bytes came))", lines[3]);
@@ -195,8 +200,9 @@ class NetClusterViewTest {
         assertEquals("member 8  localhost    down (bad answer from localhost:" + wrongMember + ": it says it is member 5)", lines[8]);
         assertEquals("RESULT leader=0 members=2 term=3 commit_position=5000", lines[9]);
         assertEquals(10, lines.length);
-        assertEquals("CLUSTER MEMBER 2 DOWN (no answer from localhost:" + refused + ": Connection refused)", s.alerts().get(0));
-        assertEquals(7, s.alerts().size(), s.alerts().toString());
+        assertEquals("CLUSTER MEMBER 1 STORAGE LOW", s.alerts().get(0), "what its status port said of its disk");
+        assertEquals("CLUSTER MEMBER 2 DOWN (no answer from localhost:" + refused + ": Connection refused)", s.alerts().get(1));
+        assertEquals(8, s.alerts().size(), s.alerts().toString());
         assertEquals("leader 0 in term 3, commit position 5000, 2/9 members up", StatusBlock.clusterSummary(s));
     }
 
