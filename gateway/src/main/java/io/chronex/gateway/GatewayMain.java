@@ -46,8 +46,11 @@ public final class GatewayMain {
                            the gateway refused at start as damaged or disagreeing with the journal; the gateway
                            must be stopped
           --cluster FILE   (the script, bin/gateway) attach this host to the cluster FILE describes: starts
-                           bin/bridge on DIR first unless it runs already; the gateway itself works as ever,
-                           on DIR/commands and DIR/events, which the bridge links to the cluster (docs/cluster.md)
+                           bin/bridge on DIR first unless it runs already, and waits up to 15 s for its first word
+                           from the cluster: refused (FILE names another cluster) = exit 2, no gateway; no member
+                           reachable yet = the gateway starts and orders wait in the journal. The gateway itself
+                           works as ever, on DIR/commands and DIR/events, which the bridge links to the cluster
+                           (docs/cluster.md)
           --bridge-id N    with --cluster: this host's id in the cluster's eyes (default 1; bin/bridge --help)
           --help           this text
 
