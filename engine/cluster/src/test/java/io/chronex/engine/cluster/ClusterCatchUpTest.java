@@ -35,7 +35,8 @@ class ClusterCatchUpTest {
      * Member 2's service reports the contiguous-log error after {@link #STUCK_AFTER} commands; bin/cluster-node must close the
      * member and start it again in the same process, and the member must then replay its log, rejoin and answer every order
      * once, its journal identical to the others'. Without the restart, member 2 would still be running with the error noted
-     * but not start twice, and the test fails on that.
+     * but not start twice, and the test fails on that. Then, under the same load, another follower is replaced on an empty
+     * directory ({@link #replaceADeadFollower}).
      */
     @Test
     void aMemberThatCannotJoinTheLogRestartsItselfAndCatchesUp() throws Exception {
@@ -45,10 +46,37 @@ class ClusterCatchUpTest {
             rig.awaitMemberLine(FAULTY, "starting the member again");
             Await.until("member " + FAULTY + " running a second time", 60, () -> count(RUNNING, rig.memberOutput(FAULTY)) == 2);
             say("member " + FAULTY + " restarted itself after order " + sender.sent());
+            replaceADeadFollower(rig, sender);
         });
         final String output = rig.memberOutput(FAULTY);
         assertTrue(output.contains("Cluster log must be contiguous") && output.contains(TestFaults.INJECTED), output);
         assertEquals(1, count(Pattern.compile("starting the member again"), output), "member " + FAULTY + " restarted itself once");
+    }
+
+    /**
+     * docs/cluster.md's way to replace a member whose disk is lost, in the same run (a rig of its own would cost the suite
+     * another minute): the follower that is not member {@link #FAULTY} is killed with -9, its whole data directory deleted,
+     * and the same member id started on the empty directory while the orders keep coming. It must copy the log from the
+     * others, apply it from the first command and end with the same journal (runUnderLoad's checks).
+     */
+    private void replaceADeadFollower(final ClusterRig rig, final OrderFlow sender) throws Exception {
+        final int leader = rig.leader();
+        final int replaced = 3 - leader - FAULTY;
+        rig.killMember(replaced);
+        deleteTree(rig.memberDir(replaced));
+        say("member " + replaced + " killed and its directory deleted after order " + sender.sent() + "; starting it on an empty one");
+        rig.startMember(replaced);
+        sender.awaitReports(sender.awaitSent(sender.sent() + 50));
+        say("member " + replaced + " runs again; the orders go on");
+    }
+
+    private static void deleteTree(final Path root) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> paths = java.nio.file.Files.walk(root)) {
+            for (final Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.delete(p);
+            }
+        }
+        assertTrue(!java.nio.file.Files.exists(root), root + " is gone");
     }
 
     /**
