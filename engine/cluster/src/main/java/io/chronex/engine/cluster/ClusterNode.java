@@ -100,7 +100,7 @@ public final class ClusterNode implements AutoCloseable {
         final Path clusterDir = clusterDir(data.root());
         final AtomicReference<Throwable> stuck = new AtomicReference<>();
         final ErrorHandler errors = error -> {
-            log.accept("aeron: " + error);
+            log.accept("aeron: " + withCauses(error));
             if (String.valueOf(error.getMessage()).contains("Cluster log must be contiguous")) {
                 // Aeron's service gave up joining the leader's log (seen once in ClusterKillTest, a restarted ex-leader
                 // catching up): it stays without a log for good unless the member starts again, which ClusterNodeMain does.
@@ -227,5 +227,18 @@ public final class ClusterNode implements AutoCloseable {
         }
         container.close();
         driver.close();
+    }
+
+    /**
+     * An error with its causes on one line ("A; caused by B; caused by C"): Aeron wraps what our service throws (a start
+     * that failed says only "failed to start service=0 ..."), and the reason is in the cause.
+     */
+    static String withCauses(final Throwable error) {
+        final StringBuilder text = new StringBuilder(String.valueOf(error));
+        Throwable cause = error.getCause();
+        for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+            text.append("; caused by ").append(cause);
+        }
+        return text.toString();
     }
 }

@@ -36,7 +36,7 @@ class ClusterCatchUpTest {
      * member and start it again in the same process, and the member must then replay its log, rejoin and answer every order
      * once, its journal identical to the others'. Without the restart, member 2 would still be running with the error noted
      * but not start twice, and the test fails on that. Then, under the same load, another follower is replaced on an empty
-     * directory ({@link #replaceADeadFollower}).
+     * directory and again on a copy of the leader's log ({@link #replaceADeadFollower}).
      */
     @Test
     void aMemberThatCannotJoinTheLogRestartsItselfAndCatchesUp() throws Exception {
@@ -54,18 +54,32 @@ class ClusterCatchUpTest {
     }
 
     /**
-     * docs/cluster.md's way to replace a member whose disk is lost, in the same run (a rig of its own would cost the suite
-     * another minute): the follower that is not member {@link #FAULTY} is killed with -9, its whole data directory deleted,
-     * and the same member id started on the empty directory while the orders keep coming. It must copy the log from the
-     * others, apply it from the first command and end with the same journal (runUnderLoad's checks).
+     * docs/cluster.md's two ways to replace a member whose disk is lost, in the same run (a rig of its own would cost the suite
+     * another minute), on the follower that is not member {@link #FAULTY}, while the orders keep coming: killed with -9, its
+     * whole data directory deleted and the same member id started on an empty directory (it copies the log from the others);
+     * then the same again, but started on what bin/cluster-copy-member copied from the leader's directory as it ran (it replays
+     * the copied log into new queues and catches up from where the copy ended). Each time it must end with the same journal
+     * (runUnderLoad's checks).
      */
     private void replaceADeadFollower(final ClusterRig rig, final OrderFlow sender) throws Exception {
         final int leader = rig.leader();
-        final int replaced = 3 - leader - FAULTY;
+        final int replaced = leader != 0 && FAULTY != 0 ? 0 : leader != 1 && FAULTY != 1 ? 1 : 2;
         rig.killMember(replaced);
         deleteTree(rig.memberDir(replaced));
         say("member " + replaced + " killed and its directory deleted after order " + sender.sent() + "; starting it on an empty one");
         rig.startMember(replaced);
+        final int answered = sender.awaitSent(sender.sent() + 50);
+        sender.awaitReports(answered);
+        // Caught up from nothing: it has applied every order the client was told about, the funding before them.
+        rig.awaitMembersAnswered(ClusterRig.FUNDING_COMMANDS + answered);
+        rig.killMember(replaced);
+        deleteTree(rig.memberDir(replaced));
+        final MemberCopy.Copied copied = MemberCopy.copy(rig.memberDir(leader), rig.memberDir(replaced), replaced);
+        say("member " + replaced + " killed and its directory deleted again after order " + sender.sent() + "; starting it on a copy"
+            + " of leader " + leader + "'s log (" + copied.files() + " files, " + copied.bytes() + " bytes)");
+        rig.startMember(replaced);
+        assertTrue(rig.awaitMemberLine(replaced, "node journal holds the log through position -1").contains("position -1"),
+            "the copy holds no queues: the replacement writes its journal again from the copied log");
         sender.awaitReports(sender.awaitSent(sender.sent() + 50));
         say("member " + replaced + " runs again; the orders go on");
     }
@@ -118,7 +132,9 @@ class ClusterCatchUpTest {
         try {
             rig.startMembers();
             if (rig.leader() == FAULTY) {
-                rig.killMember(FAULTY); // the faulty member must be a follower: started again, it joins as one
+                // The faulty member must be a follower: another member leads once it is gone, and started again it joins as one.
+                rig.killMember(FAULTY);
+                say("member " + rig.leader() + " leads after member " + FAULTY + " was killed");
                 rig.startMember(FAULTY);
             }
             say("members started; member " + rig.leader() + " leads");
