@@ -1,9 +1,6 @@
 package io.chronex.engine.cluster;
 
-import io.aeron.DirectBufferVector;
-import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.Header;
-import io.aeron.cluster.service.ClientSession;
 import io.chronex.api.CancelReason;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
@@ -17,7 +14,6 @@ import io.chronex.queues.EventHeader;
 import io.chronex.queues.Hops;
 import io.chronex.queues.cluster.ClusterMessages;
 import net.openhft.chronicle.bytes.Bytes;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -134,55 +130,4 @@ class EchoClusteredServiceTest {
         return result;
     }
 
-    /** A bridge's session as the service sees it: every offer is taken and kept. */
-    private static final class RecordingSession implements ClientSession {
-        final List<byte[]> sent = new ArrayList<>();
-
-        @Override
-        public long offer(final DirectBuffer buffer, final int offset, final int length) {
-            final byte[] copy = new byte[length];
-            buffer.getBytes(offset, copy);
-            sent.add(copy);
-            return 64L * sent.size();
-        }
-
-        @Override
-        public long offer(final DirectBufferVector[] vectors) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long tryClaim(final int length, final BufferClaim bufferClaim) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long id() {
-            return 1;
-        }
-
-        @Override
-        public int responseStreamId() {
-            return 102;
-        }
-
-        @Override
-        public String responseChannel() {
-            return "aeron:ipc";
-        }
-
-        @Override
-        public byte[] encodedPrincipal() {
-            return new byte[0];
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public boolean isClosing() {
-            return false;
-        }
-    }
 }

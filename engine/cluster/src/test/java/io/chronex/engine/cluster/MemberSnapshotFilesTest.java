@@ -1,9 +1,6 @@
 package io.chronex.engine.cluster;
 
-import io.aeron.DirectBufferVector;
-import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
-import io.aeron.logbuffer.BufferClaim;
 import io.aeron.logbuffer.Header;
 import io.aeron.protocol.DataHeaderFlyweight;
 import io.chronex.api.Command;
@@ -24,7 +21,6 @@ import net.openhft.chronicle.bytes.Bytes;
 import net.openhft.chronicle.queue.ExcerptTailer;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
-import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -192,7 +188,7 @@ class MemberSnapshotFilesTest {
         termOffset += 1024;
         logHeader.buffer(frame);
         logHeader.offset(0);
-        service.onSessionMessage(new QuietSession(), 0, message, 0, length, logHeader);
+        service.onSessionMessage(new RecordingSession(), 0, message, 0, length, logHeader);
     }
 
     /** What the service asks of Aeron's Cluster here: time in ms, a follower's role, an idle strategy that reports each idle. */
@@ -223,52 +219,5 @@ class MemberSnapshotFilesTest {
                 case "toString" -> "a stand-in cluster";
                 default -> throw new UnsupportedOperationException(method.getName());
             });
-    }
-
-    /** A bridge's session whose every offer is taken. */
-    private static final class QuietSession implements ClientSession {
-        @Override
-        public long offer(final DirectBuffer buffer, final int offset, final int length) {
-            return 64;
-        }
-
-        @Override
-        public long offer(final DirectBufferVector[] vectors) {
-            return 64;
-        }
-
-        @Override
-        public long tryClaim(final int length, final BufferClaim bufferClaim) {
-            throw new UnsupportedOperationException();
-        }
-
-        @Override
-        public long id() {
-            return 1;
-        }
-
-        @Override
-        public int responseStreamId() {
-            return 102;
-        }
-
-        @Override
-        public String responseChannel() {
-            return "aeron:ipc";
-        }
-
-        @Override
-        public byte[] encodedPrincipal() {
-            return new byte[0];
-        }
-
-        @Override
-        public void close() {
-        }
-
-        @Override
-        public boolean isClosing() {
-            return false;
-        }
     }
 }
