@@ -15,6 +15,8 @@ final class FixText implements AutoCloseable {
     /** One received message's fields (the last value of a repeated tag). */
     static final class Fields {
         final Map<Integer, String> values = new HashMap<>();
+        /** The whole message as received, SOH between fields. */
+        String text;
 
         String get(final int tag) {
             return values.get(tag);
@@ -40,6 +42,11 @@ final class FixText implements AutoCloseable {
         this.in = socket.getInputStream();
         this.sender = sender;
         socket.setSoTimeout(15_000);
+    }
+
+    /** Connects without sending anything: the caller's first message is MsgSeqNum 1. */
+    static FixText connect(final int port, final String sender) throws IOException {
+        return new FixText(new Socket("127.0.0.1", port), sender);
     }
 
     /** Connects and logs on with ResetSeqNumFlag=Y. */
@@ -156,6 +163,26 @@ final class FixText implements AutoCloseable {
         }
     }
 
+    /** The next message if one arrives within this many milliseconds, null if none does or the connection has ended. */
+    Fields poll(final int millis) throws IOException {
+        final int before = socket.getSoTimeout();
+        socket.setSoTimeout(millis);
+        try {
+            return next();
+        } catch (final java.net.SocketTimeoutException e) {
+            return null;
+        } catch (final IOException e) {
+            if (socket.isClosed() || e.getMessage() != null && e.getMessage().startsWith("the gateway closed")) {
+                return null;
+            }
+            throw e;
+        } finally {
+            if (!socket.isClosed()) {
+                socket.setSoTimeout(before);
+            }
+        }
+    }
+
     /** The next message, whatever its type. */
     Fields next() throws IOException {
         final byte[] buffer = new byte[4096];
@@ -165,6 +192,7 @@ final class FixText implements AutoCloseable {
                 final String message = received.substring(0, end + 8);
                 received.delete(0, end + 8);
                 final Fields fields = new Fields();
+                fields.text = message;
                 for (final String field : message.split("\u0001")) {
                     final int eq = field.indexOf('=');
                     if (eq > 0) {
