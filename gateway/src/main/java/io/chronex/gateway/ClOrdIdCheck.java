@@ -1,5 +1,8 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdReleases;
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
@@ -38,8 +41,7 @@ import java.nio.file.StandardCopyOption;
  * also kept, such as a claim whose append a crash cut off, which are harmless extras).
  */
 final class ClOrdIdCheck implements AutoCloseable {
-    static final String REBUILD_HINT = "With the gateway stopped, rebuild the table from the journal with bin/gateway"
-        + " --rebuild-clordids --data-dir DIR --config FILE --id N, then start the gateway again.";
+    static final String REBUILD_HINT = ClOrdIdTable.REBUILD_HINT;
 
     private final int gatewayId;
     private final Long2ObjectHashMap<?> ours;
@@ -86,7 +88,7 @@ final class ClOrdIdCheck implements AutoCloseable {
      * commandsIndex gave, and this gateway had journalled {@code journalled} commands there, the first at {@code first}.
      */
     void startAfter(final long commandsIndex, final long journalled, final long first, final java.nio.ByteBuffer body) {
-        GatewayCheckpoint.readClOrdIds(body, (account, id, claims, text, length) -> {
+        ClOrdIdTable.readLive(body, (account, id, claims, text, length) -> {
             for (int i = 0; i < claims; i++) {
                 expected.claim(account, id, text, 0, length);
             }
@@ -140,7 +142,7 @@ final class ClOrdIdCheck implements AutoCloseable {
             // What OrderEntry claimed just before it journalled this command.
             if (command.type == CommandType.NEW_ORDER && text.clientOrderIdLength > 0) {
                 claim(command.clientOrderId, text.clientOrderId, text.clientOrderIdLength);
-            } else if (command.type == CommandType.REPLACE && OrderEntry.renames(command) && text.newClientOrderIdLength > 0) {
+            } else if (command.type == CommandType.REPLACE && ClOrdIdReleases.renames(command) && text.newClientOrderIdLength > 0) {
                 claim(command.newClientOrderId, text.newClientOrderId, text.newClientOrderIdLength);
             }
         }

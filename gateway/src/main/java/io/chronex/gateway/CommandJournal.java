@@ -1,5 +1,7 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ReceivedOrderIds;
+import io.chronex.gateway.core.ClientOrderIds;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.gateway.fix.FixDecoder;

@@ -1,5 +1,9 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdReleases;
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.core.ClientOrderIds;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.Cancel;
 import io.chronex.api.CancelReason;

@@ -1,5 +1,8 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ReceivedOrderIds;
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixDictionary;
 import io.chronex.gateway.fix.FixMsgTypes;

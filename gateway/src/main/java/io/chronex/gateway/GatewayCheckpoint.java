@@ -1,10 +1,11 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ReceivedOrderIds;
+import io.chronex.gateway.core.ClOrdIdTable;
 import io.chronex.gateway.marketdata.MarketDataService;
 import io.chronex.queues.ArchivedCycles;
 import io.chronex.queues.ReaderCheckpoint;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -188,7 +189,7 @@ final class GatewayCheckpoint implements AutoCloseable {
         }
         final long[] accounts = g.accounts();
         final ByteBuffer out = ByteBuffer.allocate(Integer.BYTES + 3 * Long.BYTES + Integer.BYTES + Long.BYTES * accounts.length
-            + Integer.BYTES + g.clOrdIds.size() * (CLORDID_FIXED + ClientOrderIds.MAX_LENGTH) + g.reports.trackedBytes()
+            + Integer.BYTES + g.clOrdIds.size() * ClOrdIdTable.LIVE_ENTRY_MAX_BYTES + g.reports.trackedBytes()
             + g.received.bytes() + 1 + books.size());
         out.putInt(BODY_VERSION);
         out.putLong(g.journalledBeforeStart + g.journal.journalled);
@@ -204,36 +205,6 @@ final class GatewayCheckpoint implements AutoCloseable {
         out.put((byte) (g.marketData != null ? 1 : 0));
         out.put(books.toByteArray());
         return java.util.Arrays.copyOf(out.array(), out.position());
-    }
-
-    /** Per live ClOrdID besides its text: account, id, claims, length. */
-    private static final int CLORDID_FIXED = 2 * Long.BYTES + Integer.BYTES + Short.BYTES;
-
-    /** Reads the live ClOrdIDs {@link ClOrdIdTable#writeLive} wrote, handing each to {@code into} with its claims. */
-    static void readClOrdIds(final ByteBuffer in, final ClOrdIdEntries into) {
-        final int count = in.getInt();
-        if (count < 0 || count > in.remaining() / 22) {
-            throw new IllegalArgumentException("live ClOrdIDs: " + count + " cannot be");
-        }
-        final UnsafeBuffer text = new UnsafeBuffer(new byte[ClientOrderIds.MAX_LENGTH]);
-        for (int i = 0; i < count; i++) {
-            final long account = in.getLong();
-            final long id = in.getLong();
-            final int claims = in.getInt();
-            final int length = in.getShort();
-            if (length < 1 || length > ClientOrderIds.MAX_LENGTH || claims < 1) {
-                throw new IllegalArgumentException("live ClOrdIDs: an entry of " + length + " bytes and " + claims + " claims cannot be");
-            }
-            for (int b = 0; b < length; b++) {
-                text.putByte(b, in.get());
-            }
-            into.entry(account, id, claims, text, length);
-        }
-    }
-
-    /** Receives the live ClOrdIDs of a checkpoint. */
-    interface ClOrdIdEntries {
-        void entry(long account, long id, int claims, UnsafeBuffer text, int length);
     }
 
     /** Waits for a checkpoint being written (a stop); false when it did not finish, and then no other may be written. */

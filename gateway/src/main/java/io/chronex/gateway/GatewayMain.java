@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.queues.DataDirectory;
 import io.chronex.queues.JournalConfig;
 import io.chronex.runtime.Args;

@@ -1,5 +1,8 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.core.ClientOrderIds;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
@@ -442,15 +445,6 @@ final class OrderEntry {
     private boolean sameTexts() {
         return java.util.Arrays.equals(ids.clientOrderId, 0, ids.clientOrderIdLength,
             ids.newClientOrderId, 0, ids.newClientOrderIdLength);
-    }
-
-    /**
-     * Whether a journalled REPLACE gives the order a new ClOrdID (different texts with one hash are
-     * refused before the journal, so for those the ids differ exactly when the texts do): then the
-     * new one was claimed, and the result releases the old one, or the new one if the replace failed.
-     */
-    static boolean renames(final Command replace) {
-        return replace.newClientOrderId != replace.clientOrderId;
     }
 
     private boolean required(final FixDecoder m, final int tag) {

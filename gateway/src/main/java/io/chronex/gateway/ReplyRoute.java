@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClientOrderIds;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.MappedKeyTable;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
 import io.chronex.gateway.fix.FixDecoder;
@@ -324,12 +325,12 @@ final class RequestRoutes extends MappedKeyTable {
     }
 
     @Override
-    boolean entry(final UnsafeBuffer from, final int slot) {
+    protected boolean entry(final UnsafeBuffer from, final int slot) {
         return from.getInt(slot + STATE) == LIVE;
     }
 
     @Override
-    void check(final UnsafeBuffer from, final int index) {
+    protected void check(final UnsafeBuffer from, final int index) {
         final int state = from.getInt(slot(index) + STATE);
         if (state != EMPTY && state != LIVE && state != DEAD) {
             throw new IllegalStateException(file + " is damaged: slot " + index + " has state " + state + "; which requests await"

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.session.ResendIndex;

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClientOrderIds;
 import io.chronex.testing.Await;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;

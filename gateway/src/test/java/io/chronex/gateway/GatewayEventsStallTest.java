@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
 import io.chronex.queues.DataDirectory;

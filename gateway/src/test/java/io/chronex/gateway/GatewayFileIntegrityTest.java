@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdTable;
 import io.chronex.queues.DataDirectory;
 import io.chronex.testing.ChildJvm;
 import net.openhft.chronicle.queue.ExcerptTailer;

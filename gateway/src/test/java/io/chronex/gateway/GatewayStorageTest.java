@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.Command;
 import io.chronex.engine.process.EngineService;
 import io.chronex.queues.CommandCodec;

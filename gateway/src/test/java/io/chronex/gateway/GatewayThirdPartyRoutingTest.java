@@ -1,5 +1,8 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.core.ClientOrderIds;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.Command;
 import io.chronex.queues.CommandCodec;
 import io.chronex.queues.DataDirectory;

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.session.ResendIndex;
 import io.chronex.gateway.session.SessionStateFile;
 import org.junit.jupiter.api.Test;

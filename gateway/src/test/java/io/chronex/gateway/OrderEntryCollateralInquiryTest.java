@@ -1,5 +1,7 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;

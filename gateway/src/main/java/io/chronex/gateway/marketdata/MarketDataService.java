@@ -5,7 +5,7 @@ import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
-import io.chronex.gateway.GatewayConfig;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;

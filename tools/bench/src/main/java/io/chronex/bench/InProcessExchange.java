@@ -1,6 +1,6 @@
 package io.chronex.bench;
 
-import io.chronex.gateway.GatewayConfig;
+import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.Gateway;
 import io.chronex.queues.EngineConfigFile;
 import io.chronex.engine.process.EngineService;

@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.core;
 
 import io.chronex.api.CommandType;
 import io.chronex.api.Result;
@@ -12,9 +12,9 @@ import org.agrona.collections.LongHashSet;
  * already answered plus the results still to come, and kept up to date as orders are journalled;
  * fixed size and pre-sized, so it allocates nothing while running.
  */
-final class ReceivedOrderIds {
+public final class ReceivedOrderIds {
     /** How many recent new orders are remembered; the oldest is forgotten first. */
-    static final int CAPACITY = 1 << 18;
+    public static final int CAPACITY = 1 << 18;
 
     /** Sized so that CAPACITY keys stay under its resize threshold (capacity x load factor): it never rehashes. */
     private final LongHashSet keys = new LongHashSet(CAPACITY * 2, 0.65f);
@@ -23,7 +23,7 @@ final class ReceivedOrderIds {
     private int size;
 
     /** Remembers a new order's id; the oldest is forgotten once {@link #CAPACITY} are held. */
-    void add(final long account, final long clientOrderId) {
+    public void add(final long account, final long clientOrderId) {
         final long key = key(account, clientOrderId);
         if (keys.contains(key)) {
             return;
@@ -39,19 +39,19 @@ final class ReceivedOrderIds {
     }
 
     /** The answer to a new order from one of this gateway's sessions (sessions by account) is remembered; others are not. */
-    void remember(final Result r, final Long2ObjectHashMap<FixSession> sessionsByAccount) {
+    public void remember(final Result r, final Long2ObjectHashMap<?> sessionsByAccount) {
         if (r.commandType == CommandType.NEW_ORDER && r.clientOrderId != 0 && sessionsByAccount.containsKey(r.account)) {
             add(r.account, r.clientOrderId);
         }
     }
 
     /** The bytes {@link #writeTo} writes. */
-    int bytes() {
+    public int bytes() {
         return Integer.BYTES + Long.BYTES * size;
     }
 
     /** The ids held, oldest first, for a checkpoint ({@link GatewayCheckpoint}): at most two bulk copies of the ring. */
-    void writeTo(final java.nio.ByteBuffer out) {
+    public void writeTo(final java.nio.ByteBuffer out) {
         out.putInt(size);
         final int oldest = (next - size) & (CAPACITY - 1);
         final int first = Math.min(size, CAPACITY - oldest);
@@ -61,7 +61,7 @@ final class ReceivedOrderIds {
     }
 
     /** Becomes what {@link #writeTo} wrote. */
-    void readFrom(final java.nio.ByteBuffer in) {
+    public void readFrom(final java.nio.ByteBuffer in) {
         final int count = in.getInt();
         if (count < 0 || count > CAPACITY) {
             throw new IllegalArgumentException("received order ids: " + count + " cannot be");
@@ -78,7 +78,7 @@ final class ReceivedOrderIds {
         }
     }
 
-    boolean contains(final long account, final long clientOrderId) {
+    public boolean contains(final long account, final long clientOrderId) {
         return keys.contains(key(account, clientOrderId));
     }
 

@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.config;
 
 import io.chronex.api.AssetSpec;
 import io.chronex.api.EngineConfig;

@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.core;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,18 +28,23 @@ import java.nio.file.Path;
  * replace accepted) sets the route of the request that did it, with one aligned store
  * ({@link #route(long, long, int)}).
  */
-final class ClOrdIdTable extends MappedKeyTable {
+public final class ClOrdIdTable extends MappedKeyTable {
     /** What {@link #claim} found. */
-    enum Claim {
+    public enum Claim {
         /** The id is claimed for this text (a new entry, or one more claim on the same text). */
         CLAIMED,
         /** Another text holds the id in this account: two ClOrdIDs hash alike, the new one cannot be used now. */
         COLLISION
     }
 
-    static final int MIN_CAPACITY = 1 << 12;
+    /** What to do about a table that cannot be trusted. */
+    public static final String REBUILD_HINT = "With the gateway stopped, rebuild the table from the journal with bin/gateway"
+        + " --rebuild-clordids --data-dir DIR --config FILE --id N, then start the gateway again.";
+    /** The route of an order sent on the session's own behalf (no third-party route). */
+    public static final int NO_ROUTE = 0;
+    public static final int MIN_CAPACITY = 1 << 12;
     /** 2^24 slots of 96 bytes is 1.5 GiB, the most one UnsafeBuffer maps; 8 million live orders. */
-    static final int MAX_CAPACITY = 1 << 24;
+    public static final int MAX_CAPACITY = 1 << 24;
     private static final long MAGIC = 0x3144_524F_4C43_5843L; // "CXCLORD1" read little-endian
     private static final int SLOT = 96;
     // Besides MappedKeyTable's state (0), account (8) and id (16):
@@ -57,7 +62,7 @@ final class ClOrdIdTable extends MappedKeyTable {
     private int foundRoute;
 
     /** Opens (or creates) the table in file, rebuilding it from what a previous run left. */
-    ClOrdIdTable(final Path file) {
+    public ClOrdIdTable(final Path file) {
         super(file, "ClOrdID table", MAGIC, SLOT, MIN_CAPACITY, MAX_CAPACITY);
     }
 
@@ -65,7 +70,7 @@ final class ClOrdIdTable extends MappedKeyTable {
      * Claims (account, id) for the ClOrdID text at buffer[offset, offset + length) before a command
      * using it is journalled.
      */
-    Claim claim(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
+    public Claim claim(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
         final int slot = find(account, id);
         if (slot >= 0) {
             if (!textEquals(slot, buffer, offset, length)) {
@@ -84,23 +89,23 @@ final class ClOrdIdTable extends MappedKeyTable {
         slots.putInt(free + LENGTH, length);
         slots.putBytes(free + TEXT, buffer, offset, length);
         // A slot used before may hold another entry's route.
-        slots.putInt(free + ROUTE, Routes.NONE);
+        slots.putInt(free + ROUTE, NO_ROUTE);
         slots.putIntRelease(free + STATE, LIVE);
         size++;
         return Claim.CLAIMED;
     }
 
     /** Whether (account, id) is held by a text other than the given one (a cancel naming it would reach another order). */
-    boolean heldByAnother(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
+    public boolean heldByAnother(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
         final int slot = find(account, id);
         return slot >= 0 && !textEquals(slot, buffer, offset, length);
     }
 
     /** Copies the text of (account, id) into dst and returns its length, or 0 if there is none; {@link #foundRoute} is its route. */
-    int text(final long account, final long id, final byte[] dst) {
+    public int text(final long account, final long id, final byte[] dst) {
         final int slot = find(account, id);
         if (slot < 0) {
-            foundRoute = Routes.NONE;
+            foundRoute = NO_ROUTE;
             return 0;
         }
         foundRoute = slots.getInt(slot + ROUTE);
@@ -110,18 +115,18 @@ final class ClOrdIdTable extends MappedKeyTable {
     }
 
     /** The route of the entry the last {@link #text} found (0 when none). */
-    int foundRoute() {
+    public int foundRoute() {
         return foundRoute;
     }
 
     /** The route of (account, id), 0 when it has none or is not in the table. */
-    int route(final long account, final long id) {
+    public int route(final long account, final long id) {
         final int slot = find(account, id);
-        return slot < 0 ? Routes.NONE : slots.getInt(slot + ROUTE);
+        return slot < 0 ? NO_ROUTE : slots.getInt(slot + ROUTE);
     }
 
     /** Sets the route of (account, id) if it is in the table (written only when it changes). */
-    void route(final long account, final long id, final int route) {
+    public void route(final long account, final long id, final int route) {
         final int slot = find(account, id);
         if (slot >= 0 && slots.getInt(slot + ROUTE) != route) {
             slots.putIntRelease(slot + ROUTE, route);
@@ -129,17 +134,17 @@ final class ClOrdIdTable extends MappedKeyTable {
     }
 
     /** The highest route a live entry names (0: none), for the start-up check against the routes file. */
-    int maxRoute() {
+    public int maxRoute() {
         return maxInt(ROUTE);
     }
 
     /** One live entry, for {@link #forEach}. */
-    interface Entry {
+    public interface Entry {
         void entry(long account, long id, DirectBuffer text, int offset, int length);
     }
 
     /** Every live entry, in slot order. */
-    void forEach(final Entry visitor) {
+    public void forEach(final Entry visitor) {
         for (int i = 0; i <= mask; i++) {
             final int slot = slot(i);
             if (slots.getInt(slot + STATE) == LIVE) {
@@ -150,9 +155,9 @@ final class ClOrdIdTable extends MappedKeyTable {
 
     /**
      * Every live entry as account, id, claims, text length (short) and text, after their count: a gateway checkpoint's
-     * ClOrdIDs ({@link GatewayCheckpoint#readClOrdIds}). Straight from the slots, in one loop: the gateway's thread waits.
+     * ClOrdIDs ({@link #readLive}). Straight from the slots, in one loop: the gateway's thread waits.
      */
-    void writeLive(final java.nio.ByteBuffer out) {
+    public void writeLive(final java.nio.ByteBuffer out) {
         final int countAt = out.position();
         out.putInt(0);
         int count = 0;
@@ -171,13 +176,13 @@ final class ClOrdIdTable extends MappedKeyTable {
     }
 
     /** Whether (account, id) is live with exactly this text. */
-    boolean holds(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
+    public boolean holds(final long account, final long id, final DirectBuffer buffer, final int offset, final int length) {
         final int slot = find(account, id);
         return slot >= 0 && textEquals(slot, buffer, offset, length);
     }
 
     /** Notes a release, applied by {@link #releaseStored} once the reports of the result that caused it are stored. */
-    void releaseLater(final long account, final long id) {
+    public void releaseLater(final long account, final long id) {
         if (pendingCount + 2 > pending.length) {
             pending = java.util.Arrays.copyOf(pending, pending.length * 2);
         }
@@ -191,7 +196,7 @@ final class ClOrdIdTable extends MappedKeyTable {
      * would release twice and lose a text still needed; after, a crash in between leaves entries
      * behind, which is harmless.)
      */
-    void releaseStored() {
+    public void releaseStored() {
         for (int i = 0; i < pendingCount; i += 2) {
             release(pending[i], pending[i + 1]);
         }
@@ -199,7 +204,7 @@ final class ClOrdIdTable extends MappedKeyTable {
     }
 
     /** Releases one claim on (account, id) now; the entry goes with its last claim. Unknown ids are ignored. */
-    void release(final long account, final long id) {
+    public void release(final long account, final long id) {
         final int slot = find(account, id);
         if (slot < 0) {
             return;
@@ -257,14 +262,14 @@ final class ClOrdIdTable extends MappedKeyTable {
 
     /** A slot that holds a whole entry still claimed: marked live, with a text of a possible length. */
     @Override
-    boolean entry(final UnsafeBuffer from, final int slot) {
+    protected boolean entry(final UnsafeBuffer from, final int slot) {
         final int length = from.getInt(slot + LENGTH);
         return from.getInt(slot + STATE) == LIVE && from.getInt(slot + CLAIMS) > 0 && length >= 1 && length <= ClientOrderIds.MAX_LENGTH;
     }
 
     /** Refuses a state no writer sets, or a live entry whose id is not the hash of its text (every id here is one). */
     @Override
-    void check(final UnsafeBuffer from, final int index) {
+    protected void check(final UnsafeBuffer from, final int index) {
         final int slot = slot(index);
         final int state = from.getInt(slot + STATE);
         final String damaged;
@@ -279,6 +284,38 @@ final class ClOrdIdTable extends MappedKeyTable {
             return;
         }
         throw new IllegalStateException(file + " is damaged: slot " + index + " " + damaged
-            + "; the ClOrdIDs of live orders cannot be trusted. " + ClOrdIdCheck.REBUILD_HINT);
+            + "; the ClOrdIDs of live orders cannot be trusted. " + REBUILD_HINT);
+    }
+
+    /** Per live ClOrdID besides its text: account, id, claims, length. */
+    private static final int LIVE_FIXED = 2 * Long.BYTES + Integer.BYTES + Short.BYTES;
+    /** The most bytes {@link #writeLive} writes per live ClOrdID. */
+    public static final int LIVE_ENTRY_MAX_BYTES = LIVE_FIXED + ClientOrderIds.MAX_LENGTH;
+
+    /** Reads the live ClOrdIDs {@link #writeLive} wrote, handing each to {@code into} with its claims. */
+    public static void readLive(final java.nio.ByteBuffer in, final LiveEntries into) {
+        final int count = in.getInt();
+        if (count < 0 || count > in.remaining() / 22) {
+            throw new IllegalArgumentException("live ClOrdIDs: " + count + " cannot be");
+        }
+        final UnsafeBuffer text = new UnsafeBuffer(new byte[ClientOrderIds.MAX_LENGTH]);
+        for (int i = 0; i < count; i++) {
+            final long account = in.getLong();
+            final long id = in.getLong();
+            final int claims = in.getInt();
+            final int length = in.getShort();
+            if (length < 1 || length > ClientOrderIds.MAX_LENGTH || claims < 1) {
+                throw new IllegalArgumentException("live ClOrdIDs: an entry of " + length + " bytes and " + claims + " claims cannot be");
+            }
+            for (int b = 0; b < length; b++) {
+                text.putByte(b, in.get());
+            }
+            into.entry(account, id, claims, text, length);
+        }
+    }
+
+    /** Receives the live ClOrdIDs of a checkpoint. */
+    public interface LiveEntries {
+        void entry(long account, long id, int claims, UnsafeBuffer text, int length);
     }
 }

@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.config;
 
 import io.chronex.runtime.ConfigYaml.ConfigException;
 import io.chronex.testing.ProjectRoot;

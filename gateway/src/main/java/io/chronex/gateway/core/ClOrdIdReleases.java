@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.core;
 
 import io.chronex.api.Cancel;
 import io.chronex.api.Command;
@@ -11,12 +11,12 @@ import org.agrona.collections.Long2ObjectHashMap;
  * Which ClOrdID claims one engine result ends: the one rule the live return path and the start-up
  * check of {@code clordids.table} share, so the check can never disagree with what the gateway did.
  */
-final class ClOrdIdReleases {
+public final class ClOrdIdReleases {
     /** No session of this gateway sent the command the result answers. */
-    static final long NO_DIRECT = Long.MIN_VALUE;
+    public static final long NO_DIRECT = Long.MIN_VALUE;
 
     /** Where a release goes (the table's deferred release live, a rebuilt table at start). */
-    interface Sink {
+    public interface Sink {
         void release(long account, long clientOrderId);
     }
 
@@ -30,12 +30,13 @@ final class ClOrdIdReleases {
      * @param directAccount the account of the session here that sent the command, or {@link #NO_DIRECT}
      * @param request       a REPLACE from that session as journalled (required then), else anything
      */
-    static void of(final Result r, final long directAccount, final Command request, final Long2ObjectHashMap<?> ours, final Sink sink) {
+    public static void of(final Result r, final long directAccount, final Command request, final Long2ObjectHashMap<?> ours,
+                          final Sink sink) {
         final CommandType type = r.commandType;
         if (directAccount != NO_DIRECT) {
             if (type == CommandType.NEW_ORDER && r.isRejected()) {
                 sink.release(directAccount, r.clientOrderId);
-            } else if (type == CommandType.REPLACE && OrderEntry.renames(request)) {
+            } else if (type == CommandType.REPLACE && renames(request)) {
                 // Renamed: the old ClOrdID is done; failed: the new one never was.
                 sink.release(directAccount, r.isRejected() ? request.newClientOrderId : request.clientOrderId);
             }
@@ -55,5 +56,14 @@ final class ClOrdIdReleases {
                 sink.release(x.account, x.clientOrderId);
             }
         }
+    }
+
+    /**
+     * Whether a journalled REPLACE gives the order a new ClOrdID (different texts with one hash are
+     * refused before the journal, so for those the ids differ exactly when the texts do): then the
+     * new one was claimed, and the result releases the old one, or the new one if the replace failed.
+     */
+    public static boolean renames(final Command replace) {
+        return replace.newClientOrderId != replace.clientOrderId;
     }
 }

@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.core;
 
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -25,23 +25,23 @@ import java.nio.file.StandardCopyOption;
  * place, so nothing a kill left half done is ever probed. Growth (whenever the subclass asks) is the
  * same rebuild into a larger file: the only time anything is allocated.
  */
-abstract class MappedKeyTable implements AutoCloseable {
-    static final int STATE = 0;
-    static final int ACCOUNT = 8;
-    static final int ID = 16;
-    static final int EMPTY = 0;
-    static final int LIVE = 1;
+public abstract class MappedKeyTable implements AutoCloseable {
+    protected static final int STATE = 0;
+    protected static final int ACCOUNT = 8;
+    protected static final int ID = 16;
+    protected static final int EMPTY = 0;
+    protected static final int LIVE = 1;
     private static final int HEADER = 64;
     private static final int MAGIC_OFFSET = 0;
     private static final int CAPACITY_OFFSET = 8;
     /** Where an entry starts once its state is left aside: a rebuild copies the slot from here on. */
     private static final int AFTER_STATE = 4;
 
-    final Path file;
-    final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
-    int mask;
+    protected final Path file;
+    protected final UnsafeBuffer slots = new UnsafeBuffer(0, 0);
+    protected int mask;
     /** Live entries. */
-    int size;
+    protected int size;
     private final String name;
     private final long magic;
     private final int slotSize;
@@ -54,7 +54,7 @@ abstract class MappedKeyTable implements AutoCloseable {
      *
      * @param name what the table is called in messages ("ClOrdID table")
      */
-    MappedKeyTable(final Path file, final String name, final long magic, final int slotSize, final int minCapacity,
+    protected MappedKeyTable(final Path file, final String name, final long magic, final int slotSize, final int minCapacity,
                    final int maxCapacity) {
         this.file = file;
         this.name = name;
@@ -85,7 +85,7 @@ abstract class MappedKeyTable implements AutoCloseable {
      * Whether the slot of from holds an entry to keep. Called from this class's constructor too,
      * before the subclass's fields are set: it may use from, this class's members and constants only.
      */
-    abstract boolean entry(UnsafeBuffer from, int slot);
+    protected abstract boolean entry(UnsafeBuffer from, int slot);
 
     /**
      * Throws if the slot at index of from cannot have been written by this class: a slot overwritten
@@ -93,29 +93,29 @@ abstract class MappedKeyTable implements AutoCloseable {
      * checked this way, when opening (it is the one a disk or a person can damage); called from the
      * constructor as {@link #entry} is, with the same limits.
      */
-    abstract void check(UnsafeBuffer from, int index);
+    protected abstract void check(UnsafeBuffer from, int index);
 
     /** Live entries. */
-    int size() {
+    public int size() {
         return size;
     }
 
-    int capacity() {
+    public int capacity() {
         return mask + 1;
     }
 
     /** The byte offset of the slot at index. */
-    final int slot(final int index) {
+    protected final int slot(final int index) {
         return HEADER + index * slotSize;
     }
 
     /** The index of the slot at byte offset slot. */
-    final int index(final int slot) {
+    protected final int index(final int slot) {
         return (slot - HEADER) / slotSize;
     }
 
     /** The largest int at offset in a live slot, or 0 when none is larger: for the start-up checks. */
-    final int maxInt(final int offset) {
+    protected final int maxInt(final int offset) {
         int max = 0;
         for (int i = 0; i <= mask; i++) {
             final int slot = slot(i);
@@ -127,7 +127,7 @@ abstract class MappedKeyTable implements AutoCloseable {
     }
 
     /** The byte offset of the live slot holding (account, id), or -1. */
-    final int find(final long account, final long id) {
+    protected final int find(final long account, final long id) {
         return find(slots, mask, account, id);
     }
 
@@ -135,11 +135,11 @@ abstract class MappedKeyTable implements AutoCloseable {
      * The byte offset of the first slot on (account, id)'s probe path that is not live: empty, or one
      * a subclass let go of (a slot mid-removal is never there while an entry is being added).
      */
-    final int freeSlot(final long account, final long id) {
+    protected final int freeSlot(final long account, final long id) {
         return freeSlot(slots, mask, account, id);
     }
 
-    static int home(final long account, final long id, final int mask) {
+    protected static int home(final long account, final long id, final int mask) {
         long h = account * 0x9E3779B97F4A7C15L + id;
         h ^= h >>> 32;
         h *= 0xD6E8FEB86659FD93L;
@@ -148,7 +148,7 @@ abstract class MappedKeyTable implements AutoCloseable {
     }
 
     /** Rebuilds the table from itself into a file of at least minCapacity slots (and at most half full). */
-    final void rebuild(final int minCapacity) {
+    protected final void rebuild(final int minCapacity) {
         try {
             rebuild(slots, minCapacity, false);
         } catch (final IOException e) {

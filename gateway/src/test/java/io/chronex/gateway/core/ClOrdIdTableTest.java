@@ -1,4 +1,4 @@
-package io.chronex.gateway;
+package io.chronex.gateway.core;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -243,7 +243,7 @@ class ClOrdIdTableTest {
             table.writeLive(bytes);
             bytes.flip();
             final Map<String, Integer> back = new HashMap<>();
-            GatewayCheckpoint.readClOrdIds(bytes, (account, id, claims, text, length) -> {
+            ClOrdIdTable.readLive(bytes, (account, id, claims, text, length) -> {
                 final String s = text.getStringWithoutLengthAscii(0, length);
                 assertEquals(ClientOrderIds.hash(s), id, s);
                 back.put(account + "/" + s, claims);
