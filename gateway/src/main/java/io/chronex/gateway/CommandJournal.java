@@ -3,16 +3,15 @@ package io.chronex.gateway;
 import io.chronex.gateway.core.ReceivedOrderIds;
 import io.chronex.gateway.core.ClientOrderIds;
 import io.chronex.api.Command;
-import io.chronex.api.CommandType;
+import io.chronex.gateway.core.Journal;
+import io.chronex.gateway.core.OrderEntry;
+import io.chronex.gateway.core.OrderRequest;
+import io.chronex.gateway.core.Refusal;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.gateway.session.SessionStateFile;
-import io.chronex.queues.CommandCodec;
-import io.chronex.queues.Hops;
-import io.chronex.runtime.StorageGuard;
-import net.openhft.chronicle.queue.ExcerptAppender;
 
 /**
  * Order entry's path into the journal: a session's order-entry message, in sequence, becomes one
@@ -26,13 +25,10 @@ final class CommandJournal implements FixSession.Application {
     private static final long SECOND = 1_000_000_000L;
     /** OrdRejReason (103) 6: duplicate order. */
     private static final int DUPLICATE_ORDER = 6;
-    /** Chronicle's excerpt header and the text lengths, counted on the safe side. */
-    private static final int EXCERPT_OVERHEAD = 16;
     /** OrdRejReason / CxlRejReason / MassCancelRejectReason 99: other. */
     private static final int OTHER = 99;
 
-    private final int gatewayId;
-    private final ExcerptAppender commands;
+    private final Journal journal;
     private final OrderEntry orderEntry;
     private final SessionStateFile state;
     private final Outbox outbox;
@@ -41,9 +37,11 @@ final class CommandJournal implements FixSession.Application {
     private final Gateway.Log log;
     private final ReceivedOrderIds received;
     private final Command command = new Command();
-    private final Hops hops = new Hops();
+    private final FixOrderRequests requests = new FixOrderRequests();
+    private final OrderRequest request = new OrderRequest();
+    /** Third-party routes of requests (null: not kept, as in tests of order entry alone); set by {@link Gateway}. */
+    RequestRoutes routes;
     private FixDecoder decoder;
-    private long lastAppendIndex = -1;
     private long nextScanFromNanos;
     /**
      * ExecIDs of refusals decided here (they have no events index to be named by): R, the gateway,
@@ -53,25 +51,12 @@ final class CommandJournal implements FixSession.Application {
     private final String rejectExecIdPrefix;
     private long gatewayRejectsSent;
 
-    long commandsAppended;
-    /** Every command appended since start (orders and the mass cancels of cancel on disconnect), and the first one's index. */
-    long journalled;
-    long firstJournalled = -1;
     long businessRejects;
-    /** Requests refused because the disk is nearly full: new orders and replaces below the reserve, anything below half of it. */
-    long storageRejectsLow;
-    long storageRejectsCritical;
-    /** The filesystem the journal is on; replaced by {@link Gateway} with the configured reserve. */
-    StorageGuard storage;
-    private String storageText;
-    private long storageTextReading = -1;
-    private StorageGuard.Level storageTextLevel;
 
-    CommandJournal(final int gatewayId, final ExcerptAppender commands, final OrderEntry orderEntry, final SessionStateFile state,
+    CommandJournal(final int gatewayId, final Journal journal, final OrderEntry orderEntry, final SessionStateFile state,
                    final Outbox outbox, final SessionProxy proxy, final Framer framer, final ReceivedOrderIds received,
                    final Gateway.Log log) {
-        this.gatewayId = gatewayId;
-        this.commands = commands;
+        this.journal = journal;
         this.orderEntry = orderEntry;
         this.state = state;
         this.outbox = outbox;
@@ -89,8 +74,10 @@ final class CommandJournal implements FixSession.Application {
             throttled(s, msgType, seq);
             return;
         }
-        final StorageGuard.Level level = storage.level(framer.readNanos);
-        if (level != StorageGuard.Level.OK && refusedForStorage(s, msgType, level)) {
+        final String storageRefusal = journal.storageRefusal(FixOrderRequests.type(msgType), framer.readNanos);
+        if (storageRefusal != null) {
+            businessRejects++;
+            gatewayReject(s, msgType, OTHER, storageRefusal);
             return;
         }
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE && message.booleanValue(FixTags.POSS_DUP_FLAG) && alreadyReceived(s, message)) {
@@ -99,88 +86,48 @@ final class CommandJournal implements FixSession.Application {
                 + " that ClOrdID; not processed again");
             return;
         }
-        final OrderEntry.Outcome outcome = orderEntry.translate(message, msgType, s.account, command);
-        if (outcome == OrderEntry.Outcome.SESSION_REJECT) {
-            proxy.reject(s, seq, orderEntry.rejectTag, msgType, orderEntry.sessionRejectReason, orderEntry.text);
+        if (!requests.read(message, msgType, request)) {
+            proxy.reject(s, seq, requests.missingTag, msgType, 1, "required tag " + requests.missingTag + " missing");
             return;
         }
-        if (outcome == OrderEntry.Outcome.BUSINESS_REJECT) {
+        OrderEntry.Outcome outcome = orderEntry.check(request, s.account, command);
+        if (outcome == OrderEntry.Outcome.COMMAND && routes != null) {
+            // Before any ClOrdID is claimed: a request refused for its route leaves nothing behind.
+            final String refusal = routes.admit(message, command);
+            if (refusal != null) {
+                orderEntry.refuse(Refusal.OTHER, refusal);
+                outcome = OrderEntry.Outcome.REFUSED;
+            }
+        }
+        if (outcome == OrderEntry.Outcome.COMMAND) {
+            outcome = orderEntry.claim(request, command);
+        }
+        if (outcome == OrderEntry.Outcome.MALFORMED) {
+            final int tag = FixOrderRequests.tag(orderEntry.malformedField);
+            proxy.reject(s, seq, tag, msgType, orderEntry.missing ? 1 : 6,
+                orderEntry.missing ? "required tag " + tag + " missing" : "tag " + tag + " has an incorrect format");
+            return;
+        }
+        if (outcome == OrderEntry.Outcome.REFUSED) {
             businessRejects++;
-            gatewayReject(s, msgType, orderEntry.businessReason, orderEntry.text);
+            gatewayReject(s, msgType, orderEntry.reason, orderEntry.text);
             return;
         }
-        hops.clear();
-        hops.gatewayId = gatewayId;
-        hops.sessionId = s.account;
-        hops.clientSeqNum = (int) Math.min(Integer.MAX_VALUE, seq);
-        hops.gatewayReadNanos = framer.readNanos;
-        hops.receiptEpochNanos = framer.readEpochNanos;
-        final RequestRoutes routes = orderEntry.routes;
         if (routes != null) {
             // Kept before the append, so no kill loses the route of a journalled request; its index right after.
             routes.claim();
         }
-        append();
+        final long index = journal.append(command, orderEntry, s.account, seq, framer.readNanos, framer.readEpochNanos);
         if (routes != null) {
-            routes.journalled(lastAppendIndex);
-        }
-        if (command.type == CommandType.BALANCE) {
-            // The rest of the inquiry: the same question for the next asset, numbered on, so each answer knows if it is the last.
-            for (int k = 2; k <= orderEntry.inquiryCount; k++) {
-                command.symbol = orderEntry.inquiryAsset(k);
-                command.clientOrderId = k;
-                append();
-            }
+            routes.journalled(index);
         }
         if (msgType == FixMsgTypes.NEW_ORDER_SINGLE) {
             received.add(s.account, command.clientOrderId);
         }
         if (state.scanFrom() < 0) {
             // The first command this gateway ever journalled: from now on a restart scans from here.
-            state.scanFrom(lastAppendIndex);
+            state.scanFrom(journal.lastAppendIndex());
         }
-    }
-
-    private void append() {
-        CommandCodec.append(commands, command, hops, orderEntry.ids);
-        lastAppendIndex = commands.lastIndexAppended();
-        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD + orderEntry.ids.clientOrderIdLength + orderEntry.ids.newClientOrderIdLength);
-        commandsAppended++;
-        journalled();
-    }
-
-    /**
-     * The disk under the data directory is nearly full (see {@link StorageGuard}): below the reserve new orders and replaces
-     * (which add exposure) are refused and cancels still go in, from the reserve; below half of it nothing more is journalled.
-     * The refusal is the reject the gateway sends for its own decisions, with a Text naming storage; nothing is journalled.
-     */
-    private boolean refusedForStorage(final FixSession s, final int msgType, final StorageGuard.Level level) {
-        final boolean low = level == StorageGuard.Level.LOW;
-        if (low && msgType != FixMsgTypes.NEW_ORDER_SINGLE && msgType != FixMsgTypes.ORDER_CANCEL_REPLACE_REQUEST) {
-            return false;
-        }
-        if (low) {
-            storageRejectsLow++;
-        } else {
-            storageRejectsCritical++;
-        }
-        businessRejects++;
-        gatewayReject(s, msgType, OTHER, storageText(level));
-        return true;
-    }
-
-    /** Made again only when the reading or the level changed, so a stream of refusals does not build a string each. */
-    private String storageText(final StorageGuard.Level level) {
-        if (storageText == null || storageTextReading != storage.lastReading() || storageTextLevel != level) {
-            storageTextReading = storage.lastReading();
-            storageTextLevel = level;
-            final String figures = String.format(java.util.Locale.ROOT, " (free %.1f MiB, reserve %.1f MiB)",
-                storage.lastReading() / (double) (1 << 20), storage.reserve() / (double) (1 << 20));
-            storageText = level == StorageGuard.Level.LOW
-                ? "exchange storage low: new orders and replaces refused, cancels accepted" + figures
-                : "exchange storage critical: nothing new accepted, cancels included, until space is freed" + figures;
-        }
-        return storageText;
     }
 
     /**
@@ -264,30 +211,13 @@ final class CommandJournal implements FixSession.Application {
 
     @Override
     public long journalEnd() {
-        return commands.queue().lastIndex();
+        return journal.end();
     }
 
     /** Journals a mass cancel of the session's account, answered to no one: each cancelled order is still reported. */
     void cancelOnDisconnect(final FixSession s, final String why) {
-        command.massCancel(s.account, Command.ALL_SYMBOLS);
-        hops.clear();
-        hops.gatewayId = gatewayId;
-        // Session 0: no answer is due to anyone; each cancelled order is still reported to its session.
-        hops.sessionId = 0;
-        hops.gatewayReadNanos = System.nanoTime();
-        hops.receiptEpochNanos = framer.wallClock.nanoTime();
-        CommandCodec.append(commands, command, hops);
-        storage.wrote(CommandCodec.LENGTH + EXCERPT_OVERHEAD);
-        lastAppendIndex = commands.lastIndexAppended();
-        journalled();
+        journal.appendCancelAll(command, s.account, System.nanoTime(), framer.wallClock.nanoTime());
         log.log("session " + s.name + ": cancel on disconnect: mass cancel of account " + s.account + " journalled" + why);
-    }
-
-    private void journalled() {
-        journalled++;
-        if (firstJournalled < 0) {
-            firstJournalled = lastAppendIndex;
-        }
     }
 
     /** Moves the restart scan's starting point up to the last command appended, at most once a second. */
@@ -299,8 +229,8 @@ final class CommandJournal implements FixSession.Application {
     }
 
     void checkpoint() {
-        if (lastAppendIndex >= 0) {
-            state.scanFrom(lastAppendIndex);
+        if (journal.lastAppendIndex() >= 0) {
+            state.scanFrom(journal.lastAppendIndex());
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.Instruments;
 import io.chronex.gateway.core.ClOrdIdReleases;
 import io.chronex.gateway.core.ClOrdIdTable;
 import io.chronex.gateway.core.ClientOrderIds;
@@ -40,7 +41,7 @@ final class ExecutionReports {
 
     private final Outbox outbox;
     private final Long2ObjectHashMap<FixSession> sessionsByAccount;
-    private final OrderEntry symbols;
+    private final Instruments symbols;
     private final ClOrdIdTable clOrdIds;
     /** A field, so noting releases allocates nothing per result. */
     private final ClOrdIdReleases.Sink releases;
@@ -71,7 +72,7 @@ final class ExecutionReports {
     private long fundsAvailable;
     private final StringBuilder text = new StringBuilder(96);
 
-    ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final OrderEntry symbols,
+    ExecutionReports(final Outbox outbox, final Long2ObjectHashMap<FixSession> sessionsByAccount, final Instruments symbols,
                      final ClOrdIdTable clOrdIds) {
         this.clOrdIds = clOrdIds;
         this.releases = clOrdIds::releaseLater;

@@ -3,6 +3,10 @@ package io.chronex.gateway;
 import io.chronex.gateway.core.ReceivedOrderIds;
 import io.chronex.gateway.core.ClOrdIdTable;
 import io.chronex.gateway.config.GatewayConfig;
+import io.chronex.gateway.core.EventTail;
+import io.chronex.gateway.core.Instruments;
+import io.chronex.gateway.core.Journal;
+import io.chronex.gateway.core.OrderEntry;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixDictionary;
 import io.chronex.gateway.fix.FixMsgTypes;
@@ -92,6 +96,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     private final Path unblockFile;
     private long lastUnheardLogNanos = Long.MIN_VALUE / 2;
     final CommandJournal journal;
+    /** The commands this gateway appended (the core's journal, under {@link #journal}). */
+    final Journal appends;
     private final EventsToReports eventsToReports;
     /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
     final MarketDataService marketData;
@@ -166,8 +172,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.published = new GatewaySessionsFile(data.gatewayDir(gatewayId).resolve("sessions"), gatewayId, names, config.compId(),
             System.currentTimeMillis());
         this.clOrdIds = new ClOrdIdTable(data.gatewayDir(gatewayId).resolve("clordids.table"));
-        final OrderEntry orderEntry = new OrderEntry(config.symbols(), config.assets(), clOrdIds);
-        orderEntry.routes = requestRoutes;
+        final Instruments instruments = new Instruments(config.symbols(), config.assets());
+        final OrderEntry orderEntry = new OrderEntry(instruments, clOrdIds, FixOrderRequests.NAMES);
         this.commandsQueue = data.commands();
         this.eventsQueue = data.events();
         final ExcerptTailer commandReader = commandsQueue.createTailer();
@@ -185,7 +191,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.returnsQueue = data.gatewayReturns(gatewayId);
         this.returns = new ReturnHops.Writer(returnsQueue.createAppender());
         outbox.returns = returns;
-        this.reports = new ExecutionReports(outbox, sessionsByAccount, orderEntry, clOrdIds);
+        this.reports = new ExecutionReports(outbox, sessionsByAccount, instruments, clOrdIds);
         this.received = new ReceivedOrderIds();
         final MarketDataLink mdLink = new MarketDataLink(sessions, outbox, log, published);
         this.marketData = new MarketDataService(config.symbols(), marketDataAllowed(sessions), config.marketDataMaxBacklog(),
@@ -207,11 +213,11 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             throw e;
         }
         this.proxy = new OutboxSessionProxy(outbox, store, flow, framer, config.compId(), log);
-        this.journal = new CommandJournal(gatewayId, commandsQueue.createAppender(), orderEntry, state, outbox, proxy, framer, received,
-            log);
-        journal.storage = storage;
-        this.eventsToReports = new EventsToReports(gatewayId, events, commandReader, sessionsByAccount, reports, outbox, clOrdIds,
-            received, failedEvents, log);
+        this.appends = new Journal(gatewayId, commandsQueue.createAppender(), storage);
+        this.journal = new CommandJournal(gatewayId, appends, orderEntry, state, outbox, proxy, framer, received, log);
+        journal.routes = requestRoutes;
+        this.eventsToReports = new EventsToReports(gatewayId, new EventTail(events, commandReader, failedEvents, log::log),
+            sessionsByAccount, reports, outbox, clOrdIds, received);
         eventsToReports.storage = storage;
         eventsToReports.requestRoutes = requestRoutes;
         eventsToReports.marketData = marketData;
@@ -336,7 +342,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             if (!pausedForStorage && !storageExhausted(now)) {
                 // Heartbeats and TestRequests are stored like any message: none while paused (nor is anyone's silence judged).
                 sessionTimers(now);
-                eventsToReports.checkForStall(now);
+                eventsToReports.tail().checkForStall(now);
             }
             journal.checkpoint(now);
         }
@@ -584,11 +590,11 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 + " %d garbled ignored; %d times behind; %d events failed (last %s);"
                 + " storage: %d orders/replaces refused below the reserve, %d requests refused below half of it, paused %d times%s;"
                 + " %s",
-            loggedOn, sessions.size(), framer.connectionCount(), messagesIn, journal.commandsAppended, eventsToReports.eventsRead,
+            loggedOn, sessions.size(), framer.connectionCount(), messagesIn, appends.commandsAppended, eventsToReports.tail().eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
-            framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsToReports.eventsFailed,
-            eventsToReports.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.lastFailedEvent),
-            journal.storageRejectsLow, journal.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "",
+            framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsToReports.tail().eventsFailed,
+            eventsToReports.tail().lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.tail().lastFailedEvent),
+            appends.storageRejectsLow, appends.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "",
             marketData.status());
     }
 

@@ -192,8 +192,8 @@ final class GatewayCheckpoint implements AutoCloseable {
             + Integer.BYTES + g.clOrdIds.size() * ClOrdIdTable.LIVE_ENTRY_MAX_BYTES + g.reports.trackedBytes()
             + g.received.bytes() + 1 + books.size());
         out.putInt(BODY_VERSION);
-        out.putLong(g.journalledBeforeStart + g.journal.journalled);
-        out.putLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.journal.firstJournalled);
+        out.putLong(g.journalledBeforeStart + g.appends.journalled);
+        out.putLong(g.firstJournalledBeforeStart >= 0 ? g.firstJournalledBeforeStart : g.appends.firstJournalled);
         out.putLong(g.storedThrough());
         out.putInt(accounts.length);
         for (final long a : accounts) {

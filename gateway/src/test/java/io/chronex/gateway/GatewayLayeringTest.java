@@ -29,7 +29,7 @@ class GatewayLayeringTest {
     private static final Map<String, Set<String>> MAY_USE = Map.of(
         "config", Set.of(),
         "core", Set.of("config"),
-        "fix", Set.of(),
+        "fix", Set.of("core"),
         "session", Set.of(),
         "marketdata", Set.of("config", "fix"));
     private static final Pattern REFERENCE = Pattern.compile("\\bio\\.chronex\\.gateway\\.([A-Za-z_]\\w*)");

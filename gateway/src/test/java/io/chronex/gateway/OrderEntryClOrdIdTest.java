@@ -1,6 +1,9 @@
 package io.chronex.gateway;
 
 import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.core.Instruments;
+import io.chronex.gateway.core.OrderEntry;
+import io.chronex.gateway.core.OrderRequest;
 import io.chronex.gateway.core.ClientOrderIds;
 import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.Command;
@@ -16,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** OrderEntry and ClOrdIDs: texts carried into the command, the rule, claims, and hash collisions refused rather than misreported. */
 class OrderEntryClOrdIdTest {
@@ -28,11 +32,14 @@ class OrderEntryClOrdIdTest {
     private OrderEntry entry;
     private final FixDecoder decoder = new FixDecoder();
     private final Command command = new Command();
+    private final FixOrderRequests requests = new FixOrderRequests();
+    private final OrderRequest request = new OrderRequest();
 
     private OrderEntry entry() {
         if (entry == null) {
             table = new ClOrdIdTable(tmp.resolve("clordids.table"));
-            entry = new OrderEntry(List.of(new GatewayConfig.Symbol(1, "ACME", 2, 1, 1)), table);
+            entry = new OrderEntry(new Instruments(List.of(new GatewayConfig.Symbol(1, "ACME", 2, 1, 1)), List.of()), table,
+                FixOrderRequests.NAMES);
         }
         return entry;
     }
@@ -48,7 +55,8 @@ class OrderEntryClOrdIdTest {
         final byte[] bytes = FixText.whole("35=" + msgType + "\u000149=C\u000156=CHRONEX\u000134=2\u000152=20261122-10:00:00.000\u0001"
             + fields);
         assertEquals(FixDecoder.OK, decoder.decode(new UnsafeBuffer(bytes), 0, bytes.length));
-        return entry().translate(decoder, decoder.msgType(), ACCOUNT, command);
+        assertTrue(requests.read(decoder, decoder.msgType(), request), "required tags there");
+        return entry().translate(request, ACCOUNT, command);
     }
 
     private OrderEntry.Outcome newOrder(final String id) {
@@ -96,9 +104,9 @@ class OrderEntryClOrdIdTest {
     @Test
     void idsBreakingTheRuleAreRefusedWithTheRule() {
         for (final String bad : new String[] {"x".repeat(65), "a b", "tab\tx"}) {
-            assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, newOrder(bad), bad);
+            assertEquals(OrderEntry.Outcome.REFUSED, newOrder(bad), bad);
             assertEquals(ClientOrderIds.RULE, entry.text);
-            assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, cancel("ok", bad), bad);
+            assertEquals(OrderEntry.Outcome.REFUSED, cancel("ok", bad), bad);
             assertEquals(ClientOrderIds.RULE, entry.text);
         }
         assertEquals(OrderEntry.Outcome.COMMAND, newOrder("x".repeat(64)));
@@ -112,14 +120,14 @@ class OrderEntryClOrdIdTest {
         entry();
         table.claim(ACCOUNT, ClientOrderIds.hash("Run42-A1"), other, 0, other.capacity());
 
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, newOrder("Run42-A1"));
-        assertEquals(99, entry.businessReason);
+        assertEquals(OrderEntry.Outcome.REFUSED, newOrder("Run42-A1"));
+        assertEquals(99, entry.reason);
         assertEquals("ClOrdID Run42-A1 has the same 64-bit id as another live order's ClOrdID (a hash collision, about one in 10^14"
             + " even at 100,000 live orders); send it with another ClOrdID", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, cancel("cxl-1", "Run42-A1"));
-        assertEquals(1, entry.businessReason, "unknown order");
+        assertEquals(OrderEntry.Outcome.REFUSED, cancel("cxl-1", "Run42-A1"));
+        assertEquals(1, entry.reason, "unknown order");
         assertEquals("OrigClOrdID Run42-A1 is not a live order of this session", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, replace("Run42-A1", "A0"));
+        assertEquals(OrderEntry.Outcome.REFUSED, replace("Run42-A1", "A0"));
         assertEquals("other", tableText(ClientOrderIds.hash("Run42-A1")), "the live order's text is untouched");
     }
 }

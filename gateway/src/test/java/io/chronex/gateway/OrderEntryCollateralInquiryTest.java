@@ -1,6 +1,9 @@
 package io.chronex.gateway;
 
 import io.chronex.gateway.core.ClOrdIdTable;
+import io.chronex.gateway.core.Instruments;
+import io.chronex.gateway.core.OrderEntry;
+import io.chronex.gateway.core.OrderRequest;
 import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
@@ -15,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A CollateralInquiry (BB) into BALANCE commands: one per asset asked (Currency, or every asset of the engine's
@@ -31,6 +35,8 @@ class OrderEntryCollateralInquiryTest {
     private ClOrdIdTable table;
     private final FixDecoder decoder = new FixDecoder();
     private final Command command = new Command();
+    private final FixOrderRequests requests = new FixOrderRequests();
+    private final OrderRequest request = new OrderRequest();
 
     @AfterEach
     void close() {
@@ -43,13 +49,15 @@ class OrderEntryCollateralInquiryTest {
         if (table == null) {
             table = new ClOrdIdTable(tmp.resolve("clordids.table"));
         }
-        return new OrderEntry(List.of(new GatewayConfig.Symbol(1, "ACME", 2, 1, 1)), assets, table);
+        return new OrderEntry(new Instruments(List.of(new GatewayConfig.Symbol(1, "ACME", 2, 1, 1)), assets), table,
+            FixOrderRequests.NAMES);
     }
 
     private OrderEntry.Outcome inquiry(final OrderEntry entry, final String fields) {
         final byte[] bytes = FixText.whole("35=BB\u000149=C\u000156=CHRONEX\u000134=2\u000152=20261122-10:00:00.000\u0001" + fields);
         assertEquals(FixDecoder.OK, decoder.decode(new UnsafeBuffer(bytes), 0, bytes.length));
-        return entry.translate(decoder, decoder.msgType(), ACCOUNT, command);
+        assertTrue(requests.read(decoder, decoder.msgType(), request), "required tags there");
+        return entry.translate(request, ACCOUNT, command);
     }
 
     @Test
@@ -83,17 +91,17 @@ class OrderEntryCollateralInquiryTest {
     @Test
     void refusalsSayWhy() {
         final OrderEntry entry = entry(ASSETS);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=q\u000115=EUR\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=q\u000115=EUR\u0001"));
         assertEquals("unknown Currency EUR (assets: USD, ACME, GLOBEX)", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=q\u00011=8\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=q\u00011=8\u0001"));
         assertEquals("Account 8 is not this session's account (7)", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=a b\u0001"));
-        assertEquals(OrderEntry.INQUIRY_ID_RULE, entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=" + "x".repeat(65) + "\u0001"));
-        assertEquals(OrderEntry.INQUIRY_ID_RULE, entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=q\u0001263=1\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=a b\u0001"));
+        assertEquals(entry.inquiryIdRule(), entry.text);
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=" + "x".repeat(65) + "\u0001"));
+        assertEquals(entry.inquiryIdRule(), entry.text);
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=q\u0001263=1\u0001"));
         assertEquals("SubscriptionRequestType 1 is not supported: a CollateralInquiry is answered once (0, snapshot)", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "115=DESK\u0001909=q\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "115=DESK\u0001909=q\u0001"));
         assertEquals("CollateralInquiry with OnBehalfOfCompID (third-party routing) is not supported", entry.text);
         assertEquals(OrderEntry.Outcome.COMMAND, inquiry(entry, "909=q\u0001263=0\u0001"));
     }
@@ -101,9 +109,9 @@ class OrderEntryCollateralInquiryTest {
     @Test
     void withoutAssetsInTheEngineConfigurationThereIsNothingToAsk() {
         final OrderEntry entry = entry(List.of());
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=q\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=q\u0001"));
         assertEquals("no assets: accounts on this exchange hold no money, there is no balance to report", entry.text);
-        assertEquals(OrderEntry.Outcome.BUSINESS_REJECT, inquiry(entry, "909=q\u000115=USD\u0001"));
+        assertEquals(OrderEntry.Outcome.REFUSED, inquiry(entry, "909=q\u000115=USD\u0001"));
         assertEquals("no assets: accounts on this exchange hold no money, there is no balance to report", entry.text);
     }
 }

@@ -1,5 +1,6 @@
 package io.chronex.gateway.fix;
 
+import io.chronex.gateway.core.Decimals;
 import org.agrona.DirectBuffer;
 
 import java.nio.charset.StandardCharsets;
@@ -27,9 +28,9 @@ public final class FixDecoder {
     /** {@link #frame}: the message declares itself longer than allowed. */
     public static final int FRAME_TOO_LONG = -2;
 
-    public static final long DECIMAL_MISSING = Long.MIN_VALUE;
-    public static final long DECIMAL_MALFORMED = Long.MIN_VALUE + 1;
-    public static final long DECIMAL_NOT_EXACT = Long.MIN_VALUE + 2;
+    public static final long DECIMAL_MISSING = Decimals.MISSING;
+    public static final long DECIMAL_MALFORMED = Decimals.MALFORMED;
+    public static final long DECIMAL_NOT_EXACT = Decimals.NOT_EXACT;
 
     /** SessionRejectReason (373) values {@link #decode} returns. */
     public static final int INVALID_TAG_NUMBER = 0;
@@ -67,14 +68,6 @@ public final class FixDecoder {
     private static final int TIMESTAMP_MAX_LENGTH = 27;
     private static final int MAX_FIELDS = 256;
     private static final int DIRECT_TAGS = 1024;
-    private static final long[] POWERS = new long[19];
-
-    static {
-        POWERS[0] = 1;
-        for (int i = 1; i < POWERS.length; i++) {
-            POWERS[i] = POWERS[i - 1] * 10;
-        }
-    }
 
     private final int[] tags = new int[MAX_FIELDS];
     private final int[] offsets = new int[MAX_FIELDS];
@@ -537,63 +530,7 @@ public final class FixDecoder {
      */
     public long scaledDecimal(final int tag, final int decimals) {
         final int slot = find(tag);
-        if (slot < 0) {
-            return DECIMAL_MISSING;
-        }
-        if (decimals < 0 || decimals > 18) {
-            return DECIMAL_MALFORMED;
-        }
-        int position = offsets[slot];
-        final int end = position + lengths[slot];
-        boolean negative = false;
-        if (buffer.getByte(position) == '-') {
-            negative = true;
-            position++;
-        }
-        long value = 0;
-        int digits = 0;
-        boolean point = false;
-        int fraction = 0;
-        boolean inexact = false;
-        for (; position < end; position++) {
-            final byte b = buffer.getByte(position);
-            if (b == '.') {
-                if (point) {
-                    return DECIMAL_MALFORMED;
-                }
-                point = true;
-                continue;
-            }
-            if (b < '0' || b > '9') {
-                return DECIMAL_MALFORMED;
-            }
-            digits++;
-            if (point && fraction >= decimals) {
-                if (b != '0') {
-                    inexact = true;
-                }
-                continue;
-            }
-            if (point) {
-                fraction++;
-            }
-            if (value > (Long.MAX_VALUE - 9) / 10) {
-                return DECIMAL_MALFORMED;
-            }
-            value = value * 10 + (b - '0');
-        }
-        if (digits == 0) {
-            return DECIMAL_MALFORMED;
-        }
-        if (inexact) {
-            return DECIMAL_NOT_EXACT;
-        }
-        final long scale = POWERS[decimals - fraction];
-        if (value > Long.MAX_VALUE / scale) {
-            return DECIMAL_MALFORMED;
-        }
-        value *= scale;
-        return negative ? -value : value;
+        return slot < 0 ? DECIMAL_MISSING : Decimals.scaled(buffer, offsets[slot], lengths[slot], decimals);
     }
 
     /** UTCTimestamp YYYYMMDD-HH:MM:SS[.fraction] as epoch milliseconds, or Long.MIN_VALUE. */
@@ -647,24 +584,6 @@ public final class FixDecoder {
     }
 
     private long parseLong(final int offset, final int length) {
-        int position = offset;
-        final int end = offset + length;
-        boolean negative = false;
-        if (buffer.getByte(position) == '-') {
-            negative = true;
-            position++;
-        }
-        if (position == end || end - position > 18) {
-            return Long.MIN_VALUE;
-        }
-        long value = 0;
-        for (; position < end; position++) {
-            final byte b = buffer.getByte(position);
-            if (b < '0' || b > '9') {
-                return Long.MIN_VALUE;
-            }
-            value = value * 10 + (b - '0');
-        }
-        return negative ? -value : value;
+        return Decimals.whole(buffer, offset, length);
     }
 }
