@@ -1,5 +1,6 @@
 package io.chronex.gateway;
 
+import io.chronex.gateway.core.Throttle;
 import io.chronex.gateway.config.GatewayConfig;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixMsgTypes;
@@ -44,6 +45,8 @@ final class FixSession {
     }
 
     final GatewayConfig.Session config;
+    /** The session's requests per second (core: the same limit on every way in). */
+    private final Throttle throttle;
     final String name;
     final byte[] senderCompId;
     final byte[] password;
@@ -95,8 +98,6 @@ final class FixSession {
     /** Messages resent so far by the resend in progress (for its log line). */
     long resent;
 
-    long throttleWindow;
-    int throttleCount;
 
     /** How far a message's SendingTime (52) may be from the gateway's clock, in milliseconds; 0: not checked. */
     long sendingTimeToleranceMillis = GatewayConfig.DEFAULT_SENDING_TIME_TOLERANCE_SECONDS * 1000L;
@@ -107,6 +108,7 @@ final class FixSession {
 
     FixSession(final GatewayConfig.Session config, final String compId, final SessionStateFile state, final ResendIndex sent) {
         this.config = config;
+        this.throttle = new Throttle(config.throttlePerSecond());
         this.name = config.senderCompId();
         this.senderCompId = config.senderCompId().getBytes(StandardCharsets.US_ASCII);
         this.password = config.password() == null ? null : config.password().getBytes(StandardCharsets.US_ASCII);
@@ -161,16 +163,7 @@ final class FixSession {
 
     /** Counts one application message against the per-second throttle; false when over it. */
     boolean admit(final long nowNanos) {
-        final int limit = config.throttlePerSecond();
-        if (limit == 0) {
-            return true;
-        }
-        final long window = nowNanos / SECOND;
-        if (window != throttleWindow) {
-            throttleWindow = window;
-            throttleCount = 0;
-        }
-        return ++throttleCount <= limit;
+        return throttle.admit(nowNanos);
     }
 
     // ------------------------------------------------------------------ logon
