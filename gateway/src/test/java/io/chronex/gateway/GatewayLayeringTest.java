@@ -31,7 +31,7 @@ class GatewayLayeringTest {
         "core", Set.of("config"),
         "fix", Set.of("core"),
         "session", Set.of(),
-        "marketdata", Set.of("config", "fix"));
+        "marketdata", Set.of("config", "core", "fix"));
     private static final Pattern REFERENCE = Pattern.compile("\\bio\\.chronex\\.gateway\\.([A-Za-z_]\\w*)");
 
     @Test

@@ -1,18 +1,17 @@
 package io.chronex.gateway.marketdata;
 
-import io.chronex.api.CommandType;
 import io.chronex.api.Fill;
 import io.chronex.api.LevelChange;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.gateway.config.GatewayConfig;
+import io.chronex.gateway.core.MarketBooks;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
 import io.chronex.gateway.fix.FixTags;
 import io.chronex.queues.book.Books;
 import org.agrona.DirectBuffer;
-import org.agrona.collections.Int2ObjectHashMap;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -96,30 +95,17 @@ public final class MarketDataService {
     private static final int RESUMED = 3;
     private static final int READY_TO_TRADE = 17;
 
-    /** One symbol: its book, trading status and live subscriptions. */
-    static final class SymbolState {
-        final GatewayConfig.Symbol config;
-        final byte[] name;
-        final Books.Levels[] sides = new Books.Levels[2];
+    /** One symbol: its book and trading status (the core's), and its live subscriptions. */
+    static final class SymbolState extends MarketBooks.Symbol {
         final List<Subscription> subscriptions = new ArrayList<>();
-        boolean halted;
-        /** The last event that touched it, and which sides (bit 0 bids, bit 1 offers) and whether its status changed. */
-        long touchedAt = -1;
-        int touchedSides;
-        boolean statusChanged;
-        boolean traded;
 
         SymbolState(final GatewayConfig.Symbol config, final Books books) {
-            this.config = config;
-            this.name = config.name().getBytes(StandardCharsets.US_ASCII);
-            final Books.Book book = books.bookOrNew(config.id());
-            sides[0] = book.levels(Side.BUY);
-            sides[1] = book.levels(Side.SELL);
+            super(config, books);
         }
     }
 
-    private final Books books = new Books();
-    private final Int2ObjectHashMap<SymbolState> symbols = new Int2ObjectHashMap<>();
+    /** The books and trading status from every event read, and what each event touched. */
+    private final MarketBooks<SymbolState> market;
     private final SymbolState[] symbolList;
     private final boolean[] allowed;
     private final int maxBacklog;
@@ -136,12 +122,6 @@ public final class MarketDataService {
     private final long[] sessionIncrementals;
     private boolean anyStale;
 
-    /** Symbols the event being handled touched. */
-    private final SymbolState[] touched;
-    private int touchedCount;
-    private long eventCount;
-    /** What applying each level change of the event did (Books.ADDED ...), by the change's position in the result. */
-    private int[] applied = new int[64];
 
     /** The X being collected for one subscription. */
     private int entries;
@@ -162,15 +142,9 @@ public final class MarketDataService {
     long rejects;
     long staleEpisodes;
     long resnapshots;
-    /**
-     * Events that could not be decoded or applied: the books may differ from the engine's for what they touched
-     * (docs/gateway.md).
-     */
-    long unappliedEvents;
     /** Messages of a subscription that failed to build (a bug): it was given a fresh W instead. */
     long buildFailures;
     private int live;
-    private long rebuiltEvents;
 
     /**
      * @param allowed    by session: whether it may subscribe (gateway.yaml {@code marketData})
@@ -185,12 +159,8 @@ public final class MarketDataService {
         this.maxSubscriptions = maxSubscriptions;
         this.maxMessageLength = maxMessageLength;
         this.out = out;
-        this.symbolList = new SymbolState[symbolConfigs.size()];
-        for (int i = 0; i < symbolList.length; i++) {
-            symbolList[i] = new SymbolState(symbolConfigs.get(i), books);
-            symbols.put(symbolConfigs.get(i).id(), symbolList[i]);
-        }
-        this.touched = new SymbolState[symbolList.length];
+        this.market = new MarketBooks<>(symbolConfigs, SymbolState::new, out::log);
+        this.symbolList = market.symbols().toArray(new SymbolState[0]);
         this.requested = new SymbolState[symbolList.length];
         this.sessionStale = new boolean[allowed.length];
         this.sessionEpisodes = new int[allowed.length];
@@ -204,59 +174,39 @@ public final class MarketDataService {
 
     /** The book kept for every symbol (for tests and tools: the gateway's view of the events read so far). */
     public Books books() {
-        return books;
+        return market.books();
     }
 
     /** Whether the symbol is halted as of the last event read. */
     public boolean halted(final int symbolId) {
-        final SymbolState s = symbols.get(symbolId);
-        return s != null && s.halted;
+        return market.halted(symbolId);
+    }
+
+    /** Events not applied to the books (undecodable or failed): the books may differ from the engine's for what they touched. */
+    public long unappliedEvents() {
+        return market.unappliedEvents();
     }
 
     // ------------------------------------------------------------------ events
 
     /** At start: an event the gateway had already answered before it stopped; only the books and the status learn from it. */
     public void rebuild(final Result r) {
-        if (!applied(r)) {
-            return;
-        }
-        rebuiltEvents++;
+        market.rebuild(r);
     }
 
-    /**
-     * What the books and trading status are after the events read so far, for a gateway's checkpoint: the books, every
-     * symbol's halt and the count of events not applied (the books stay doubtful across a restart, as they are).
-     */
+    /** The books and trading status for a gateway's checkpoint ({@link MarketBooks#writeTo}). */
     public void writeTo(final java.io.DataOutput out) throws java.io.IOException {
-        books.writeTo(out);
-        out.writeInt(symbolList.length);
-        for (final SymbolState s : symbolList) {
-            out.writeInt(s.config.id());
-            out.writeBoolean(s.halted);
-        }
-        out.writeLong(unappliedEvents);
+        market.writeTo(out);
     }
 
-    /** Becomes what {@link #writeTo} wrote (at start, before any subscription); a symbol no longer configured is left out. */
+    /** Becomes what {@link #writeTo} wrote (at start, before any subscription). */
     public void readFrom(final java.nio.ByteBuffer in) {
-        books.readFrom(in);
-        final int count = in.getInt();
-        if (count < 0 || count > in.remaining() / 5) {
-            throw new IllegalArgumentException("market data: " + count + " symbols cannot be");
-        }
-        for (int i = 0; i < count; i++) {
-            final SymbolState s = symbols.get(in.getInt());
-            final boolean halted = in.get() != 0;
-            if (s != null) {
-                s.halted = halted;
-            }
-        }
-        unappliedEvents = in.getLong();
+        market.readFrom(in);
     }
 
     /** Events applied by {@link #rebuild} since start. */
     public long rebuiltEvents() {
-        return rebuiltEvents;
+        return market.rebuiltEvents();
     }
 
     /**
@@ -271,8 +221,8 @@ public final class MarketDataService {
             return;
         }
         try {
-            for (int t = 0; t < touchedCount; t++) {
-                final SymbolState s = touched[t];
+            for (int t = 0; t < market.touchedCount(); t++) {
+                final SymbolState s = market.touched(t);
                 final List<Subscription> subs = s.subscriptions;
                 for (int i = 0; i < subs.size(); i++) {
                     final Subscription sub = subs.get(i);
@@ -307,8 +257,8 @@ public final class MarketDataService {
     }
 
     private void resyncTouched() {
-        for (int t = 0; t < touchedCount; t++) {
-            final List<Subscription> subs = touched[t].subscriptions;
+        for (int t = 0; t < market.touchedCount(); t++) {
+            final List<Subscription> subs = market.touched(t).subscriptions;
             for (int i = 0; i < subs.size(); i++) {
                 stale(subs.get(i));
             }
@@ -337,81 +287,22 @@ public final class MarketDataService {
         }
     }
 
-    /**
-     * An events excerpt that could not be decoded: its level changes are unknown, so the books may differ from the engine's
-     * for the levels it touched, and nothing in the later events can repair that (they carry changes, not levels). Counted
-     * in the status line and said once in the log; a restart rebuilds the books from the same events and cannot help either.
-     */
+    /** An events excerpt that could not be decoded: the books may differ from the engine's ({@link MarketBooks#undecodable}). */
     public void undecodable(final long index) {
-        if (unappliedEvents++ == 0) {
-            out.log("market data: events excerpt " + Long.toHexString(index) + " could not be decoded; the books published from"
-                + " here on may differ from the engine's for the levels it touched (counted as doubtful in the status line)");
-        }
+        market.undecodable(index);
     }
 
     /**
-     * {@link #apply}, and false when it failed (a bug, or an event unlike any the engine writes): the gateway goes on, the
-     * books are as doubtful as after an undecodable event, and the subscriptions of what it touched so far get a fresh W.
+     * The books learn the event; false when that failed (a bug, or an event unlike any the engine writes): the gateway goes
+     * on, the books are as doubtful as after an undecodable event, and the subscriptions of what it touched so far get a
+     * fresh W.
      */
     private boolean applied(final Result r) {
-        try {
-            apply(r);
+        if (market.apply(r)) {
             return true;
-        } catch (final RuntimeException e) {
-            resyncTouched();
-            if (unappliedEvents++ == 0) {
-                out.log("market data: an event could not be applied to the books (" + e + "); the books published from here"
-                    + " on may differ from the engine's for the levels it touched (counted as doubtful in the status line)");
-            }
-            return false;
         }
-    }
-
-    /** Applies the event's level changes and status to the books, noting which symbols and sides it touched. */
-    private void apply(final Result r) {
-        eventCount++;
-        touchedCount = 0;
-        final int changes = r.levelChangeCount();
-        if (changes > applied.length) {
-            applied = new int[Math.max(changes, applied.length * 2)];
-        }
-        for (int i = 0; i < changes; i++) {
-            final LevelChange c = r.levelChange(i);
-            applied[i] = books.apply(c);
-            final SymbolState s = touch(c.symbol);
-            if (s != null && applied[i] != Books.NONE) {
-                s.touchedSides |= c.side == Side.BUY ? 1 : 2;
-            }
-        }
-        if (r.fillCount() > 0) {
-            final SymbolState s = touch(r.symbol);
-            if (s != null) {
-                s.traded = true;
-            }
-        }
-        if ((r.commandType == CommandType.HALT || r.commandType == CommandType.RESUME) && !r.isRejected()) {
-            final SymbolState s = touch(r.symbol);
-            if (s != null) {
-                // Said even when it was already so: the client hears every accepted halt and resume.
-                s.statusChanged = true;
-                s.halted = r.commandType == CommandType.HALT;
-            }
-        }
-    }
-
-    private SymbolState touch(final int symbolId) {
-        final SymbolState s = symbols.get(symbolId);
-        if (s == null) {
-            return null;
-        }
-        if (s.touchedAt != eventCount) {
-            s.touchedAt = eventCount;
-            s.touchedSides = 0;
-            s.statusChanged = false;
-            s.traded = false;
-            touched[touchedCount++] = s;
-        }
-        return s;
+        resyncTouched();
+        return false;
     }
 
     /** Collects and sends the subscription's X for the event just applied (nothing when nothing it sees changed). */
@@ -423,10 +314,11 @@ public final class MarketDataService {
             for (int i = 0; i < changes; i++) {
                 final LevelChange c = r.levelChange(i);
                 final int side = c.side == Side.BUY ? 0 : 1;
-                if (c.symbol != s.config.id() || !sub.wants(side) || applied[i] == Books.NONE) {
+                if (c.symbol != s.config.id() || !sub.wants(side) || market.applied(i) == Books.NONE) {
                     continue;
                 }
-                final int action = applied[i] == Books.ADDED ? ACTION_NEW : applied[i] == Books.CHANGED ? ACTION_CHANGE : ACTION_DELETE;
+                final int applied = market.applied(i);
+                final int action = applied == Books.ADDED ? ACTION_NEW : applied == Books.CHANGED ? ACTION_CHANGE : ACTION_DELETE;
                 add(action, side, c.price, c.quantity, c.orderCount);
             }
         } else {
@@ -995,7 +887,7 @@ public final class MarketDataService {
     public String status() {
         return live + " market-data subscriptions, " + snapshots + " W, " + incrementals + " X, " + statuses + " f, " + rejects
             + " Y, " + staleEpisodes + " slow-subscriber episodes (" + resnapshots + " re-snapshots)"
-            + (unappliedEvents == 0 ? "" : ", books doubtful: " + unappliedEvents + " events not applied")
+            + (market.unappliedEvents() == 0 ? "" : ", books doubtful: " + market.unappliedEvents() + " events not applied")
             + (buildFailures == 0 ? "" : ", " + buildFailures + " snapshots failed to build");
     }
 }

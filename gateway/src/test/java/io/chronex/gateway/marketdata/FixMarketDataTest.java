@@ -1,22 +1,17 @@
 package io.chronex.gateway.marketdata;
 
-import io.chronex.api.AccountSpec;
-import io.chronex.api.AssetSpec;
 import io.chronex.api.Command;
 import io.chronex.api.CommandType;
-import io.chronex.api.EngineConfig;
 import io.chronex.api.OrderType;
-import io.chronex.api.RejectReason;
 import io.chronex.api.Result;
 import io.chronex.api.Side;
 import io.chronex.api.TimeInForce;
 import io.chronex.engine.MatchingEngine;
 import io.chronex.gateway.config.GatewayConfig;
+import io.chronex.gateway.core.FundedEngine;
 import io.chronex.gateway.fix.FixDecoder;
 import io.chronex.gateway.fix.FixEncoder;
 import io.chronex.gateway.fix.FixMsgTypes;
-import io.chronex.queues.EngineConfigFile;
-import io.chronex.testing.ProjectRoot;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -292,23 +287,9 @@ class FixMarketDataTest {
         }
     }
 
-    /**
-     * An engine core on the shipped configuration whose every configured account has plenty of every asset (as
-     * config/demo-funding.admin gives them), so that orders pass the FUNDS check; the deposits are not market data.
-     */
+    /** An engine core on the shipped configuration with every account funded ({@link FundedEngine}). */
     private static MatchingEngine fundedEngine() throws Exception {
-        final EngineConfig config = EngineConfigFile.load(ProjectRoot.resolve("config/engine.yaml"));
-        final MatchingEngine engine = new MatchingEngine(config);
-        final Command c = new Command();
-        final Result r = new Result();
-        long reference = 1;
-        for (final AccountSpec account : config.accounts()) {
-            for (final AssetSpec asset : config.assets()) {
-                engine.apply(c.money(CommandType.DEPOSIT, account.id(), asset.id(), 100_000_000_000L, reference++), r);
-                assertEquals(RejectReason.NONE, r.rejectReason, "deposit " + reference);
-            }
-        }
-        return engine;
+        return FundedEngine.create();
     }
 
     @Test
