@@ -23,6 +23,8 @@ final class FixSession {
     static final int MIN_HEARTBEAT_SECONDS = 1;
     static final int MAX_HEARTBEAT_SECONDS = 300;
     private static final long SECOND = 1_000_000_000L;
+    /** How long the line must be quiet, after a gap closed below a dropped message, before that message is asked for again. */
+    private static final long DROPPED_ASK_AFTER_NANOS = 50_000_000L;
 
     /** Where the session layer hands application messages that arrived in sequence. */
     interface Application {
@@ -84,6 +86,12 @@ final class FixSession {
     boolean logoutSent;
     /** The MsgSeqNum that revealed a gap we asked to be resent; no second ResendRequest until it is reached. */
     long resendAskedThrough;
+    /**
+     * The highest MsgSeqNum dropped because a gap was open (0: none). A client may send a message while it works out the
+     * resend we asked for, and its resend can end before that message: then the gap closes below a number we saw and let
+     * go, and only the client's next message would tell us. {@link #onTimer} asks for it again once the line is quiet.
+     */
+    long droppedThrough;
 
     /** Output flow ({@link OutboundFlow}): the MsgSeqNum of the next new message to go on the wire; below nextOutbound: behind. */
     int nextToWrite = 1;
@@ -202,6 +210,7 @@ final class FixSession {
         testRequestSentNanos = 0;
         logoutSent = false;
         resendAskedThrough = 0;
+        droppedThrough = 0;
         garbled = 0;
         proxy.logon(this, heartbeat, reset);
         proxy.log("session " + name + " logged on from " + c.remote + (reset ? " (sequence numbers reset)" : "")
@@ -390,6 +399,7 @@ final class FixSession {
 
     /** Messages were missed: ask for them once, but still answer a ResendRequest and a Logout. */
     private void onSequenceGap(final FixDecoder message, final int msgType, final long expected, final long seq) {
+        droppedThrough = Math.max(droppedThrough, seq);
         if (msgType == FixMsgTypes.RESEND_REQUEST) {
             answerResendRequest(message);
         }
@@ -522,6 +532,26 @@ final class FixSession {
     // ------------------------------------------------------------------ timers
 
     /** Heartbeat after HeartBtInt of our silence; TestRequest after 1.2 × HeartBtInt of theirs; cut if it goes unanswered. */
+    /**
+     * The resend we asked for has ended (the expected number is past what revealed the gap) below a message we dropped
+     * while it was open: ask from the expected number again, once nothing has arrived for a moment (a resend's messages
+     * come together, so a quiet line means it is over). QuickFIX/J does this when an order is sent just as the answer
+     * to our ResendRequest is being built.
+     */
+    private void askAgainForDropped(final long silentNanos) {
+        if (droppedThrough == 0) {
+            return;
+        }
+        final long expected = expectedInbound();
+        if (droppedThrough < expected) {
+            droppedThrough = 0;
+        } else if (resendAskedThrough < expected && silentNanos >= DROPPED_ASK_AFTER_NANOS) {
+            proxy.log("session " + name + ": asking again from " + expected + ": " + droppedThrough + " came while a gap was open"
+                + " and the resend ended before it");
+            askForResend(expected, droppedThrough);
+        }
+    }
+
     void onTimer(final long nowNanos) {
         if (connection == null || heartbeatNanos == 0 || logoutSent) {
             return;
@@ -530,6 +560,7 @@ final class FixSession {
             proxy.heartbeat(this, null, 0, 0);
         }
         final long silent = nowNanos - lastReceivedNanos;
+        askAgainForDropped(silent);
         if (testRequestSentNanos == 0 && silent > heartbeatNanos + heartbeatNanos / 5) {
             testRequestSentNanos = nowNanos;
             proxy.testRequest(this, nowNanos / 1_000_000L);

@@ -411,6 +411,35 @@ class FixSessionTest {
         assertEquals("resendRequest 3", last(), "asked again from where the sequence now is");
     }
 
+    /**
+     * QuickFIX/J sends an order just as it answers the ResendRequest our Logon asked: the order (5) comes first and is
+     * dropped above the gap, then the gap fill brings the sequence to 5 and the resend is over without it. Once the line is
+     * quiet the session asks again from 5, and the order, resent, goes through; before, it waited for the client's next
+     * message (a heartbeat, 30 s later). Seen in GatewayLifecycleTest under a fresh clone's timing.
+     */
+    @Test
+    void anOrderDroppedAboveAGapIsAskedForAgainWhenTheResendEndsBelowIt() {
+        logon("", 4, 30);
+        assertEquals("resendRequest 1", last());
+        message(5, "D", "11=Q2\u0001");
+        assertEquals(List.of(), application, "dropped: the gap is open");
+        message(1, "4", "43=Y\u0001122=20261123-10:00:00.000\u0001123=Y\u000136=5\u0001");
+        assertEquals(5, session.expectedInbound());
+        sent.clear();
+        session.lastSentNanos = 1_000 * SECOND;
+        session.onTimer(1_000 * SECOND + 10_000_000L);
+        assertEquals(List.of(), sent, "not while the resend's messages may still be arriving");
+        session.onTimer(1_000 * SECOND + 60_000_000L);
+        assertEquals(List.of("resendRequest 5"), sent);
+        session.onTimer(1_000 * SECOND + 120_000_000L);
+        assertEquals(List.of("resendRequest 5"), sent, "asked once");
+        message(5, "D", "43=Y\u0001122=20261123-10:00:00.000\u000111=Q2\u0001");
+        assertEquals(List.of("order D 5"), application);
+        session.onTimer(1_000 * SECOND + 200_000_000L);
+        assertEquals(List.of("resendRequest 5"), sent, "nothing more to ask");
+        assertEquals(0, session.droppedThrough);
+    }
+
     /** A Logon with an invalid field (EncryptMethod 98=9 is no FIX 4.4 value) is refused with a Logout naming it. */
     @Test
     void aLogonWithAnInvalidFieldIsRefused() {

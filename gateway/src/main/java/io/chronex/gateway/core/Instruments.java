@@ -53,7 +53,7 @@ public final class Instruments {
     /** The symbol the request's field names, or null. */
     GatewayConfig.Symbol symbol(final OrderRequest r, final RequestField field) {
         for (int i = 0; i < symbols.length; i++) {
-            if (r.equals(field, symbolNames[i])) {
+            if (r.valueEquals(field, symbolNames[i])) {
                 return symbols[i];
             }
         }
@@ -63,7 +63,7 @@ public final class Instruments {
     /** The asset the request's field names, or null. */
     AssetSpec asset(final OrderRequest r, final RequestField field) {
         for (int i = 0; i < assets.length; i++) {
-            if (r.equals(field, assetCodes[i])) {
+            if (r.valueEquals(field, assetCodes[i])) {
                 return assets[i];
             }
         }

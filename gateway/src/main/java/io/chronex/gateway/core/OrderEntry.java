@@ -64,10 +64,6 @@ public final class OrderEntry {
         this.inquiryAssets = new int[instruments.assetCount()];
     }
 
-    public Instruments instruments() {
-        return instruments;
-    }
-
     /** The rule an inquiry's own id breaks, in the front-end's words. */
     public String inquiryIdRule() {
         return inquiryIdRule;

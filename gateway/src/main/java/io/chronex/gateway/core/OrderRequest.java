@@ -83,7 +83,7 @@ public final class OrderRequest {
     }
 
     /** Whether the field is exactly these bytes. */
-    public boolean equals(final RequestField field, final byte[] ascii) {
+    public boolean valueEquals(final RequestField field, final byte[] ascii) {
         final int length = lengths[field.ordinal()];
         if (length != ascii.length) {
             return false;
