@@ -41,7 +41,6 @@ import java.nio.file.StandardCopyOption;
  * also kept, such as a claim whose append a crash cut off, which are harmless extras).
  */
 final class ClOrdIdCheck implements AutoCloseable {
-    static final String REBUILD_HINT = ClOrdIdTable.REBUILD_HINT;
 
     private final int gatewayId;
     private final Long2ObjectHashMap<?> ours;
@@ -199,7 +198,7 @@ final class ClOrdIdCheck implements AutoCloseable {
         if (wrong[0] > 0) {
             throw new IllegalStateException(file + " disagrees with the journal: " + wrong[0] + " of the " + expected.size()
                 + " live orders' ClOrdIDs the journal gives are missing from it or different (first: " + first[0]
-                + "); their reports would carry a number instead of the client's ClOrdID. " + REBUILD_HINT);
+                + "); their reports would carry a number instead of the client's ClOrdID. " + ClOrdIdTable.REBUILD_HINT);
         }
     }
 

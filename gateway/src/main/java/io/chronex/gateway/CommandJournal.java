@@ -87,7 +87,7 @@ final class CommandJournal implements FixSession.Application {
             return;
         }
         if (!requests.read(message, msgType, request)) {
-            proxy.reject(s, seq, requests.missingTag, msgType, 1, "required tag " + requests.missingTag + " missing");
+            malformed(s, seq, msgType, requests.missingTag, true);
             return;
         }
         OrderEntry.Outcome outcome = orderEntry.check(request, s.account, command);
@@ -103,9 +103,7 @@ final class CommandJournal implements FixSession.Application {
             outcome = orderEntry.claim(request, command);
         }
         if (outcome == OrderEntry.Outcome.MALFORMED) {
-            final int tag = FixOrderRequests.tag(orderEntry.malformedField);
-            proxy.reject(s, seq, tag, msgType, orderEntry.missing ? 1 : 6,
-                orderEntry.missing ? "required tag " + tag + " missing" : "tag " + tag + " has an incorrect format");
+            malformed(s, seq, msgType, FixOrderRequests.tag(orderEntry.malformedField), orderEntry.missing);
             return;
         }
         if (outcome == OrderEntry.Outcome.REFUSED) {
@@ -128,6 +126,12 @@ final class CommandJournal implements FixSession.Application {
             // The first command this gateway ever journalled: from now on a restart scans from here.
             state.scanFrom(journal.lastAppendIndex());
         }
+    }
+
+    /** A tag missing (SessionRejectReason 1) or not in its format (6): a session-level Reject naming it. */
+    private void malformed(final FixSession s, final long seq, final int msgType, final int tag, final boolean missing) {
+        proxy.reject(s, seq, tag, msgType, missing ? 1 : 6, missing ? "required tag " + tag + " missing" : "tag " + tag
+            + " has an incorrect format");
     }
 
     /**

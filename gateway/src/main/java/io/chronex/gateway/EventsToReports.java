@@ -51,16 +51,6 @@ final class EventsToReports {
         this.received = received;
     }
 
-    /** The core's reading of the events queue (counts, failures, the stall check). */
-    EventTail tail() {
-        return tail;
-    }
-
-    /** The last events excerpt read (its reports stored once {@link #poll} returns), -1 before the first. */
-    long lastRead() {
-        return tail.lastRead();
-    }
-
     /**
      * Reads up to limit events and turns them into reports. All the reports of the events read in
      * one call go to the outbound store as one excerpt (tagged with the last event), which under

@@ -106,7 +106,6 @@ final class FixSession {
     /** Messages resent so far by the resend in progress (for its log line). */
     long resent;
 
-
     /** How far a message's SendingTime (52) may be from the gateway's clock, in milliseconds; 0: not checked. */
     long sendingTimeToleranceMillis = GatewayConfig.DEFAULT_SENDING_TIME_TOLERANCE_SECONDS * 1000L;
     /** Garbled messages ignored on this connection (the first few are logged). */
@@ -531,7 +530,6 @@ final class FixSession {
 
     // ------------------------------------------------------------------ timers
 
-    /** Heartbeat after HeartBtInt of our silence; TestRequest after 1.2 × HeartBtInt of theirs; cut if it goes unanswered. */
     /**
      * The resend we asked for has ended (the expected number is past what revealed the gap) below a message we dropped
      * while it was open: ask from the expected number again, once nothing has arrived for a moment (a resend's messages
@@ -552,6 +550,7 @@ final class FixSession {
         }
     }
 
+    /** Heartbeat after HeartBtInt of our silence; TestRequest after 1.2 × HeartBtInt of theirs; cut if it goes unanswered. */
     void onTimer(final long nowNanos) {
         if (connection == null || heartbeatNanos == 0 || logoutSent) {
             return;

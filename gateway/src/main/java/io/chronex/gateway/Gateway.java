@@ -99,6 +99,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
     /** The commands this gateway appended (the core's journal, under {@link #journal}). */
     final Journal appends;
     private final EventsToReports eventsToReports;
+    /** The events queue as read (the core's): counts, failures, the stall check; {@link #eventsToReports} answers from it. */
+    private final EventTail eventsRead;
     /** FIX market data (docs/gateway.md, "Market data"): books from every event read, subscriptions per session. */
     final MarketDataService marketData;
     /** The AvgPx bookkeeping and the recent new orders, kept for the checkpoint ({@link GatewayCheckpoint}). */
@@ -216,8 +218,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         this.appends = new Journal(gatewayId, commandsQueue.createAppender(), storage);
         this.journal = new CommandJournal(gatewayId, appends, orderEntry, state, outbox, proxy, framer, received, log);
         journal.routes = requestRoutes;
-        this.eventsToReports = new EventsToReports(gatewayId, new EventTail(events, commandReader, failedEvents, log::log),
-            sessionsByAccount, reports, outbox, clOrdIds, received);
+        this.eventsRead = new EventTail(events, commandReader, failedEvents, log::log);
+        this.eventsToReports = new EventsToReports(gatewayId, eventsRead, sessionsByAccount, reports, outbox, clOrdIds, received);
         eventsToReports.storage = storage;
         eventsToReports.requestRoutes = requestRoutes;
         eventsToReports.marketData = marketData;
@@ -328,8 +330,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
         if (!pausedForStorage) {
             final int events = eventsToReports.poll(EVENTS_PER_PASS);
             // Once a day, on the day's first event: the pass's reports are stored, nothing is half done.
-            if (events > 0 && checkpoint.due(eventsToReports.lastRead()) && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
-                checkpoint.take(eventsToReports.lastRead(), this, false);
+            if (events > 0 && checkpoint.due(eventsRead.lastRead()) && storage.level(System.nanoTime()) == StorageGuard.Level.OK) {
+                checkpoint.take(eventsRead.lastRead(), this, false);
             }
             work += events;
             // Stale subscriptions whose session has caught up: a fresh W each, at the last event read.
@@ -342,7 +344,7 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             if (!pausedForStorage && !storageExhausted(now)) {
                 // Heartbeats and TestRequests are stored like any message: none while paused (nor is anyone's silence judged).
                 sessionTimers(now);
-                eventsToReports.tail().checkForStall(now);
+                eventsRead.checkForStall(now);
             }
             journal.checkpoint(now);
         }
@@ -590,10 +592,10 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
                 + " %d garbled ignored; %d times behind; %d events failed (last %s);"
                 + " storage: %d orders/replaces refused below the reserve, %d requests refused below half of it, paused %d times%s;"
                 + " %s",
-            loggedOn, sessions.size(), framer.connectionCount(), messagesIn, appends.commandsAppended, eventsToReports.tail().eventsRead,
+            loggedOn, sessions.size(), framer.connectionCount(), messagesIn, appends.commandsAppended, eventsRead.eventsRead,
             outbox.sentLive, proxy.sessionRejects, proxy.businessRejects + journal.businessRejects, framer.connectionsDropped,
-            framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsToReports.tail().eventsFailed,
-            eventsToReports.tail().lastFailedEvent < 0 ? "none" : Long.toHexString(eventsToReports.tail().lastFailedEvent),
+            framer.slowConsumers, framer.sessionErrors, garbledIgnored, flow.fellBehind, eventsRead.eventsFailed,
+            eventsRead.lastFailedEvent < 0 ? "none" : Long.toHexString(eventsRead.lastFailedEvent),
             appends.storageRejectsLow, appends.storageRejectsCritical, storagePauses, pausedForStorage ? " (paused now)" : "",
             marketData.status());
     }
@@ -639,8 +641,8 @@ public final class Gateway implements Framer.Handler, AutoCloseable {
             }
         }
         journal.checkpoint();
-        if (checkpoint.finish() && !inPass && eventsToReports.lastRead() >= 0 && storage.recheck() == StorageGuard.Level.OK) {
-            checkpoint.take(eventsToReports.lastRead(), this, true);
+        if (checkpoint.finish() && !inPass && eventsRead.lastRead() >= 0 && storage.recheck() == StorageGuard.Level.OK) {
+            checkpoint.take(eventsRead.lastRead(), this, true);
         }
         framer.close();
         closeFiles();

@@ -38,7 +38,7 @@ import java.util.zip.CRC32;
  * (its bytes, sometimes a bigger index), once per route.
  */
 final class Routes implements AutoCloseable {
-    static final int NONE = io.chronex.gateway.core.ClOrdIdTable.NO_ROUTE;
+    static final int NONE = ClOrdIdTable.NO_ROUTE;
     /** What {@link #id} returns when the file holds {@link #MAX_ROUTES} already. */
     static final int FULL = -1;
     /** Routes are never forgotten: this many distinct ones per gateway, about 13 MB of file at most. */

@@ -295,7 +295,7 @@ public final class ClOrdIdTable extends MappedKeyTable {
     /** Reads the live ClOrdIDs {@link #writeLive} wrote, handing each to {@code into} with its claims. */
     public static void readLive(final java.nio.ByteBuffer in, final LiveEntries into) {
         final int count = in.getInt();
-        if (count < 0 || count > in.remaining() / 22) {
+        if (count < 0 || count > in.remaining() / LIVE_FIXED) {
             throw new IllegalArgumentException("live ClOrdIDs: " + count + " cannot be");
         }
         final UnsafeBuffer text = new UnsafeBuffer(new byte[ClientOrderIds.MAX_LENGTH]);

@@ -98,16 +98,11 @@ public final class OrderEntry {
         return outcome;
     }
 
-    /** After a command was {@link #check}ed (and admitted by the front-end's own rules, if any): refuses it for its route. */
-    public void refuse(final int code, final String why) {
-        refused(code, why);
-    }
-
     private void newOrder(final OrderRequest r, final Command c) {
         c.type = CommandType.NEW_ORDER;
         c.clientOrderId = clOrdId(r, RequestField.CL_ORD_ID, ids.clientOrderId);
         if (c.clientOrderId == INVALID) {
-            refused(Refusal.OTHER, ClientOrderIds.RULE);
+            refuse(Refusal.OTHER, ClientOrderIds.RULE);
             return;
         }
         ids.clientOrderIdLength = r.length(RequestField.CL_ORD_ID);
@@ -115,12 +110,12 @@ public final class OrderEntry {
             return;
         }
         if (r.orderType == null) {
-            refused(Refusal.UNSUPPORTED, r.orderTypeRefusal);
+            refuse(Refusal.UNSUPPORTED, r.orderTypeRefusal);
             return;
         }
         c.orderType = r.orderType;
         if (r.timeInForce == null) {
-            refused(Refusal.UNSUPPORTED, r.timeInForceRefusal);
+            refuse(Refusal.UNSUPPORTED, r.timeInForceRefusal);
             return;
         }
         c.timeInForce = r.timeInForce;
@@ -145,7 +140,7 @@ public final class OrderEntry {
             return;
         }
         if (r.orderType != OrderType.LIMIT) {
-            refused(Refusal.OTHER, r.orderTypeRefusal);
+            refuse(Refusal.OTHER, r.orderTypeRefusal);
             return;
         }
         if (!price(r, c)) {
@@ -158,12 +153,12 @@ public final class OrderEntry {
         c.type = CommandType.MASS_CANCEL;
         c.newClientOrderId = clOrdId(r, RequestField.CL_ORD_ID, ids.newClientOrderId);
         if (c.newClientOrderId == INVALID) {
-            refused(Refusal.OTHER, ClientOrderIds.RULE);
+            refuse(Refusal.OTHER, ClientOrderIds.RULE);
             return;
         }
         ids.newClientOrderIdLength = r.length(RequestField.CL_ORD_ID);
         if (r.allSymbols == null) {
-            refused(Refusal.OTHER, r.scopeRefusal);
+            refuse(Refusal.OTHER, r.scopeRefusal);
             return;
         }
         if (r.allSymbols) {
@@ -175,7 +170,7 @@ public final class OrderEntry {
             }
             symbol = instruments.symbol(r, RequestField.SYMBOL);
             if (symbol == null) {
-                refused(Refusal.UNKNOWN, "unknown symbol " + r.text(RequestField.SYMBOL));
+                refuse(Refusal.UNKNOWN, "unknown symbol " + r.text(RequestField.SYMBOL));
                 return;
             }
             c.symbol = symbol.id();
@@ -190,7 +185,7 @@ public final class OrderEntry {
             final int offset = r.offset(RequestField.INQUIRY_ID);
             final int length = r.length(RequestField.INQUIRY_ID);
             if (!ClientOrderIds.valid(r.buffer(), offset, length)) {
-                refused(Refusal.OTHER, inquiryIdRule);
+                refuse(Refusal.OTHER, inquiryIdRule);
                 return;
             }
             // Journalled as the request's ClOrdID text, so the answers can echo it.
@@ -201,17 +196,17 @@ public final class OrderEntry {
             return;
         }
         if (r.frontEndRefusal != null) {
-            refused(Refusal.OTHER, r.frontEndRefusal);
+            refuse(Refusal.OTHER, r.frontEndRefusal);
             return;
         }
         if (instruments.assetCount() == 0) {
-            refused(Refusal.OTHER, "no assets: accounts on this exchange hold no money, there is no balance to report");
+            refuse(Refusal.OTHER, "no assets: accounts on this exchange hold no money, there is no balance to report");
             return;
         }
         if (r.has(RequestField.CURRENCY)) {
             final AssetSpec asset = instruments.asset(r, RequestField.CURRENCY);
             if (asset == null) {
-                refused(Refusal.OTHER, "unknown " + name(RequestField.CURRENCY) + " " + r.text(RequestField.CURRENCY) + " (assets: "
+                refuse(Refusal.OTHER, "unknown " + name(RequestField.CURRENCY) + " " + r.text(RequestField.CURRENCY) + " (assets: "
                     + instruments.assetList() + ")");
                 return;
             }
@@ -234,7 +229,7 @@ public final class OrderEntry {
         c.clientOrderId = clOrdId(r, RequestField.ORIG_CL_ORD_ID, ids.clientOrderId);
         c.newClientOrderId = clOrdId(r, RequestField.CL_ORD_ID, ids.newClientOrderId);
         if (c.clientOrderId == INVALID || c.newClientOrderId == INVALID) {
-            refused(Refusal.OTHER, ClientOrderIds.RULE);
+            refuse(Refusal.OTHER, ClientOrderIds.RULE);
             return false;
         }
         ids.clientOrderIdLength = r.length(RequestField.ORIG_CL_ORD_ID);
@@ -245,12 +240,12 @@ public final class OrderEntry {
     private boolean symbolAndSide(final OrderRequest r, final Command c) {
         symbol = instruments.symbol(r, RequestField.SYMBOL);
         if (r.side == null) {
-            refused(Refusal.OTHER, r.sideRefusal);
+            refuse(Refusal.OTHER, r.sideRefusal);
             return false;
         }
         c.side = r.side;
         if (symbol == null) {
-            refused(Refusal.UNKNOWN, "unknown symbol " + r.text(RequestField.SYMBOL));
+            refuse(Refusal.UNKNOWN, "unknown symbol " + r.text(RequestField.SYMBOL));
             return false;
         }
         c.symbol = symbol.id();
@@ -260,7 +255,7 @@ public final class OrderEntry {
     private boolean accountMatches(final OrderRequest r, final Command c) {
         if (r.has(RequestField.ACCOUNT)
             && Decimals.whole(r.buffer(), r.offset(RequestField.ACCOUNT), r.length(RequestField.ACCOUNT)) != c.account) {
-            refused(Refusal.UNKNOWN_ACCOUNT, name(RequestField.ACCOUNT) + " " + r.text(RequestField.ACCOUNT)
+            refuse(Refusal.UNKNOWN_ACCOUNT, name(RequestField.ACCOUNT) + " " + r.text(RequestField.ACCOUNT)
                 + " is not this session's account (" + c.account + ")");
             return false;
         }
@@ -279,15 +274,15 @@ public final class OrderEntry {
         }
         final String name = name(RequestField.ORDER_QTY);
         if (qty == Decimals.NOT_EXACT) {
-            refused(Refusal.INCORRECT_QUANTITY, name + " " + r.text(RequestField.ORDER_QTY) + " is not a whole number of units");
+            refuse(Refusal.INCORRECT_QUANTITY, name + " " + r.text(RequestField.ORDER_QTY) + " is not a whole number of units");
             return false;
         }
         if (qty <= 0 || qty > Command.MAX_QUANTITY) {
-            refused(Refusal.INCORRECT_QUANTITY, name + " " + r.text(RequestField.ORDER_QTY) + " must be 1.." + Command.MAX_QUANTITY);
+            refuse(Refusal.INCORRECT_QUANTITY, name + " " + r.text(RequestField.ORDER_QTY) + " must be 1.." + Command.MAX_QUANTITY);
             return false;
         }
         if (qty % symbol.lotSize() != 0) {
-            refused(Refusal.INCORRECT_QUANTITY, name + " " + qty + " is not a multiple of the lot size " + symbol.lotSize() + " of "
+            refuse(Refusal.INCORRECT_QUANTITY, name + " " + qty + " is not a multiple of the lot size " + symbol.lotSize() + " of "
                 + symbol.name());
             return false;
         }
@@ -307,12 +302,12 @@ public final class OrderEntry {
             return false;
         }
         if (price == Decimals.NOT_EXACT || (price > 0 && price % symbol.tickSize() != 0)) {
-            refused(Refusal.OTHER, name(RequestField.PRICE) + " " + r.text(RequestField.PRICE) + " is not on the tick of "
+            refuse(Refusal.OTHER, name(RequestField.PRICE) + " " + r.text(RequestField.PRICE) + " is not on the tick of "
                 + symbol.name() + " (" + Instruments.tickText(symbol) + "); prices are never rounded");
             return false;
         }
         if (price <= 0 || price > Command.MAX_PRICE) {
-            refused(Refusal.OTHER, name(RequestField.PRICE) + " " + r.text(RequestField.PRICE) + " must be positive");
+            refuse(Refusal.OTHER, name(RequestField.PRICE) + " " + r.text(RequestField.PRICE) + " must be positive");
             return false;
         }
         c.price = price;
@@ -341,7 +336,7 @@ public final class OrderEntry {
         if (type == CommandType.CANCEL || type == CommandType.REPLACE) {
             if (clOrdIds.heldByAnother(c.account, c.clientOrderId, r.buffer(), r.offset(RequestField.ORIG_CL_ORD_ID),
                 r.length(RequestField.ORIG_CL_ORD_ID))) {
-                refused(Refusal.UNKNOWN, name(RequestField.ORIG_CL_ORD_ID) + " " + r.text(RequestField.ORIG_CL_ORD_ID)
+                refuse(Refusal.UNKNOWN, name(RequestField.ORIG_CL_ORD_ID) + " " + r.text(RequestField.ORIG_CL_ORD_ID)
                     + " is not a live order of this session");
                 return outcome;
             }
@@ -350,7 +345,7 @@ public final class OrderEntry {
         final boolean claims = type == CommandType.NEW_ORDER || (type == CommandType.REPLACE && !sameTexts());
         if (claims && clOrdIds.claim(c.account, type == CommandType.NEW_ORDER ? c.clientOrderId : c.newClientOrderId, r.buffer(),
             r.offset(RequestField.CL_ORD_ID), r.length(RequestField.CL_ORD_ID)) == ClOrdIdTable.Claim.COLLISION) {
-            refused(Refusal.OTHER, name(RequestField.CL_ORD_ID) + " " + r.text(RequestField.CL_ORD_ID) + " has the same 64-bit id"
+            refuse(Refusal.OTHER, name(RequestField.CL_ORD_ID) + " " + r.text(RequestField.CL_ORD_ID) + " has the same 64-bit id"
                 + " as another live order's " + name(RequestField.CL_ORD_ID) + " (a hash collision, about one in 10^14 even at"
                 + " 100,000 live orders); send it with another " + name(RequestField.CL_ORD_ID));
         }
@@ -372,7 +367,8 @@ public final class OrderEntry {
         missing = isMissing;
     }
 
-    private void refused(final int code, final String why) {
+    /** Refuses the request: also for a front-end's own rule between {@link #check} and {@link #claim} (FIX: its route). */
+    public void refuse(final int code, final String why) {
         outcome = Outcome.REFUSED;
         reason = code;
         text = why;
